@@ -1,0 +1,135 @@
+"""The course's running examples (LESSONS.md A–F), as data only.
+
+Every vector here is hand-made for teaching: small, readable numbers chosen
+so that each lesson's point is visible. None of them comes from a trained
+model. Axis ids are translated in the locale catalogs (``axis.<id>``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+def _frozen(rows: list[list[float]]) -> np.ndarray:
+    a = np.array(rows, dtype=float)
+    a.flags.writeable = False
+    return a
+
+
+@dataclass(frozen=True)
+class TokenExample:
+    """tokens [n]; vectors [n, d] (embeddings, or keys = values);
+    queries [n, d] when the example has hand-made queries; axes [d] ids."""
+
+    tokens: tuple[str, ...]
+    vectors: np.ndarray
+    queries: np.ndarray | None = None
+    axes: tuple[str, ...] = ()
+
+    def index(self, token: str) -> int:
+        return self.tokens.index(token)
+
+
+# A. Chapter sentence, 2-D embeddings.
+CHAPTER = TokenExample(
+    tokens=("ねこ", "は", "ひるね", "が", "すき"),
+    vectors=_frozen([[0.90, 0.15], [0.10, 0.05], [0.95, 0.85], [0.12, 0.10], [0.88, 0.70]]),
+)
+
+# B. Decoder sentence, 3-D embeddings.
+DECODER = TokenExample(
+    tokens=("わたし", "は", "きょう", "本", "を", "読む"),
+    vectors=_frozen(
+        [
+            [0.80, 0.10, 0.20],
+            [0.10, 0.05, 0.05],
+            [0.55, 0.85, 0.20],
+            [0.92, 0.70, 0.15],
+            [0.12, 0.12, 0.02],
+            [0.75, 0.88, 0.92],
+        ]
+    ),
+)
+
+# C. Pronoun sentence, 4 feature axes. Keys = values. The first seven keys and
+# それ's query are from the brief; は / 新鮮 / だった and the other queries are
+# hand-made so that each token looks for something sensible:
+#   猫 (subject) looks for what happened to it: food and action;
+#   が / を look back for an animal / food; 魚 looks for an action;
+#   食べた looks for who ate what; 。 looks for function words;
+#   それ looks for food (see the lesson's caveat); 新鮮 looks for food.
+PRONOUN = TokenExample(
+    tokens=("猫", "が", "魚", "を", "食べた", "。", "それ", "は", "新鮮", "だった"),
+    vectors=_frozen(
+        [
+            [3.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 2.0],
+            [1.0, 3.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 2.0],
+            [0.0, 0.5, 3.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+            [0.3, 0.3, 0.0, 1.0],
+            [0.0, 0.0, 0.0, 2.0],
+            [0.2, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.5, 1.5],
+        ]
+    ),
+    queries=_frozen(
+        [
+            [0.0, 1.0, 1.0, 0.0],
+            [1.0, 0.0, 0.0, 0.0],
+            [0.0, 0.0, 1.0, 0.0],
+            [0.0, 1.0, 0.0, 0.0],
+            [1.0, 1.0, 0.0, 0.0],
+            [0.0, 0.0, 0.0, 1.0],
+            [1.0, 1.5, 0.0, -1.0],
+            [0.5, 0.5, 0.0, 0.0],
+            [0.0, 1.5, 0.0, 0.0],
+            [0.0, 0.5, 1.0, 0.0],
+        ]
+    ),
+    axes=("animal", "food", "action", "function"),
+)
+
+# D. Toy 2-D example: keys = values, one query (それ), d_k = 2.
+TOY = TokenExample(
+    tokens=("猫", "魚", "それ"),
+    vectors=_frozen([[2.0, 0.0], [0.0, 2.0], [1.0, 1.0]]),
+    queries=_frozen([[0.0, 2.0]]),
+    axes=("animal", "food"),
+)
+
+# The worked linear-map example of the attention lesson: [2, 1] W = [2, 4].
+LINEAR_MAP_INPUT = _frozen([[2.0, 1.0]])[0]
+LINEAR_MAP_WEIGHTS = _frozen([[0.5, 1.0], [1.0, 2.0]])
+
+# E. Word-order pair: the same tokens, different meaning.
+WORD_ORDER = (
+    ("ねこ", "が", "いぬ", "を", "追う"),
+    ("いぬ", "が", "ねこ", "を", "追う"),
+)
+
+# F. Corpus for the bigram lesson and the capstone. ねこ and いぬ like
+# different things, so "ねこ は" and "いぬ は" are followed by different
+# tokens, yet the token right before the object is は in both.
+CORPUS = tuple(
+    tuple(s.split())
+    for s in (
+        "ねこ は ひるね が すき",
+        "ねこ は さかな が すき",
+        "ねこ は こたつ が すき",
+        "ねこ は ひなたぼっこ が すき",
+        "いぬ は さんぽ が すき",
+        "いぬ は ボール が すき",
+        "いぬ は ほね が すき",
+        "いぬ は はしる の が すき",
+        "ねこ が ひるね を する",
+        "いぬ が さんぽ を する",
+        "わたし は ねこ が すき",
+        "わたし は いぬ が すき",
+        "ねこ も いぬ も かわいい",
+        "きょう は いぬ と さんぽ",
+    )
+)

@@ -1,0 +1,73 @@
+"""Text lookup: every sentence on screen comes from locales/<lang>.toml."""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+LANGS = ("ja", "en")
+DEFAULT_LANG = "ja"
+LOCALES = Path(__file__).resolve().parent.parent / "locales"
+
+
+def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """{"a": {"b": "x"}} -> {"a.b": "x"}; lists and strings are leaves."""
+    flat: dict[str, Any] = {}
+    for key, value in table.items():
+        if isinstance(value, dict):
+            flat.update(flatten(value, f"{prefix}{key}."))
+        else:
+            flat[f"{prefix}{key}"] = value
+    return flat
+
+
+@functools.cache
+def catalog(lang: str) -> dict[str, Any]:
+    with open(LOCALES / f"{lang}.toml", "rb") as f:
+        return flatten(tomllib.load(f))
+
+
+def current_lang() -> str:
+    """The language widget's value, else ?lang= from the URL, else Japanese."""
+    lang = st.session_state.get("lang") or st.query_params.get("lang", DEFAULT_LANG)
+    return lang if lang in LANGS else DEFAULT_LANG
+
+
+def t(key: str, **values: Any) -> str:
+    """The text for ``key`` in the current language, placeholders filled in.
+
+    A missing key raises KeyError: the page tests render every page in both
+    languages, so a missing key fails a test instead of reaching a learner.
+    """
+    text = catalog(current_lang())[key]
+    return text.format(**values) if values else text
+
+
+def t_list(key: str) -> list[str]:
+    """A list-valued entry (quiz options, feedback) in the current language."""
+    return list(catalog(current_lang())[key])
+
+
+def gloss(token: str) -> str:
+    """A token as shown: 'ねこ' in Japanese, 'ねこ (cat)' in English."""
+    meaning = catalog(current_lang()).get(f"gloss.{token}", "")
+    return f"{token} ({meaning})" if meaning else token
+
+
+def pct(x: float, digits: int = 1) -> str:
+    """0.6571 -> '65.7%'."""
+    return f"{100 * float(x):.{digits}f}%"
+
+
+def num(x: float, digits: int = 2) -> str:
+    """A number with fixed decimals and a real minus sign."""
+    return f"{float(x):.{digits}f}".replace("-", "−")
+
+
+def vec(values, digits: int = 2) -> str:
+    """[1.2345, -2] -> '[1.23, −2.00]'."""
+    return "[" + ", ".join(num(v, digits) for v in values) + "]"

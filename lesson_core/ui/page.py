@@ -1,0 +1,140 @@
+"""The one call at the top of every page, and the course furniture around a lesson:
+language switch, translated menu, progress kept in the URL, "try this" tasks,
+quizzes and the previous / next links."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lesson_core import course, progress
+from lesson_core.ui.i18n import LANGS, current_lang, t, t_list
+
+PROGRESS_PARAM = "p"
+
+
+def setup_page(lesson_id: str | None = None) -> str:
+    """Set up a page: title, language, menu, progress. Returns the language.
+
+    ``lesson_id`` is None for the home page; a lesson page passes its id and
+    is counted as visited.
+    """
+    lang = st.sidebar.segmented_control(
+        "言語 / Language",
+        LANGS,
+        default=current_lang(),
+        format_func=lambda code: t(f"ui.lang_{code}"),
+        key="lang",
+        bind="query-params",
+        required=True,
+    )
+    title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
+    st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
+    learner = load_progress()
+    if lesson_id and lesson_id not in learner.visited:
+        learner.visited.add(lesson_id)
+        save_progress(learner)
+    draw_menu(lang, learner)
+    return lang
+
+
+def load_progress() -> progress.Progress:
+    """Progress lives in session state; on a fresh session it is read from ?p=."""
+    if "progress" not in st.session_state:
+        learner, clean = progress.decode(st.query_params.get(PROGRESS_PARAM, ""))
+        st.session_state.progress = learner
+        if not clean:
+            st.toast(t("ui.progress_unreadable"), icon="⚠️")
+    return st.session_state.progress
+
+
+def save_progress(learner: progress.Progress) -> None:
+    st.session_state.progress = learner
+    encoded = progress.encode(learner)
+    if encoded:
+        st.query_params[PROGRESS_PARAM] = encoded
+
+
+def link_params() -> dict[str, str]:
+    """What a link to another page carries: the language and the progress."""
+    params = {"lang": current_lang()}
+    encoded = progress.encode(load_progress())
+    if encoded:
+        params[PROGRESS_PARAM] = encoded
+    return params
+
+
+def page_link(lesson: course.Lesson | None, label: str | None = None) -> None:
+    page = lesson.page if lesson else course.HOME
+    text = label or (t(f"{lesson.id}.menu") if lesson else t("home.menu"))
+    st.page_link(page, label=text, query_params=link_params())
+
+
+def draw_menu(lang: str, learner: progress.Progress) -> None:
+    with st.sidebar:
+        page_link(None)
+        for lesson in course.LESSONS:
+            done, total = learner.lesson_counts(lesson)
+            page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}")
+
+
+def try_this(lesson_id: str, checks: dict[str, bool], **values: str) -> None:
+    """The lesson's "try this" tasks, each ticked live once its check holds.
+
+    ``checks`` maps task id -> whether the page's current state satisfies it;
+    a task once done stays done (it is saved in the progress). ``values`` fill
+    the placeholders of the task texts."""
+    learner = load_progress()
+    newly = {f"{lesson_id}.{tid}" for tid, ok in checks.items() if ok} - learner.tasks
+    if newly:
+        learner.tasks |= newly
+        save_progress(learner)
+    with st.container(border=True):
+        st.markdown(f"**{t('ui.try_this')}**")
+        for tid in checks:
+            done = f"{lesson_id}.{tid}" in learner.tasks
+            st.markdown(f"{'✅' if done else '⬜'} {t(f'{lesson_id}.task.{tid}', **values)}")
+        if newly:
+            st.toast(t("ui.task_done"), icon="🎉")
+
+
+def quiz(lesson_id: str, quiz_id: str) -> None:
+    """One multiple-choice question with feedback that explains every option.
+
+    Catalog entries: <lesson>.quiz.<id>.question, .options (list) and
+    .feedback (list, one per option); the right index is in lesson_core.course."""
+    base = f"{lesson_id}.quiz.{quiz_id}"
+    options, feedback = t_list(f"{base}.options"), t_list(f"{base}.feedback")
+    choice = st.radio(
+        t(f"{base}.question"),
+        range(len(options)),
+        index=None,
+        format_func=options.__getitem__,
+        key=f"{lesson_id}_{quiz_id}",
+    )
+    if choice is None:
+        return
+    right = choice == course.BY_ID[lesson_id].quiz(quiz_id).answer
+    (st.success if right else st.error)(
+        f"{t('ui.correct') if right else t('ui.not_quite')} {feedback[choice]}"
+    )
+    learner = load_progress()
+    if right and f"{lesson_id}.{quiz_id}" not in learner.quizzes:
+        learner.quizzes.add(f"{lesson_id}.{quiz_id}")
+        save_progress(learner)
+
+
+def quizzes(lesson_id: str) -> None:
+    """Every quiz question of the lesson, under one header."""
+    st.header(t("ui.quiz_header"))
+    for question in course.BY_ID[lesson_id].quizzes:
+        quiz(lesson_id, question.id)
+
+
+def lesson_footer(lesson_id: str) -> None:
+    """Previous / next lesson links (home when there is none)."""
+    before, after = course.neighbours(lesson_id)
+    left, right = st.columns(2)
+    with left:
+        page_link(before, "← " + (t(f"{before.id}.menu") if before else t("home.menu")))
+    with right:
+        page_link(after, (t(f"{after.id}.menu") if after else t("home.menu")) + " →")

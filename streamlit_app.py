@@ -1,0 +1,29 @@
+"""Home page: what the course teaches, the lesson map with progress, how to use it."""
+
+import streamlit as st
+
+from lesson_core.course import LESSONS
+from lesson_core.ui import page_link, setup_page, t
+from lesson_core.ui.page import load_progress
+
+setup_page()
+st.title(t("home.title"))
+st.markdown(t("home.intro"))
+
+st.header(t("home.map_header"))
+learner = load_progress()
+for lesson in LESSONS:
+    done, total = learner.lesson_counts(lesson)
+    with st.container(border=True):
+        name, status = st.columns([3, 2], vertical_alignment="center")
+        with name:
+            page_link(lesson, f"**{t(f'{lesson.id}.title')}**")
+        with status:
+            visited = lesson.id in learner.visited
+            st.progress(
+                done / total,
+                text=t("home.lesson_progress", done=done, total=total) if visited else t("home.not_visited"),
+            )
+
+st.header(t("home.how_header"))
+st.markdown(t("home.how"))
