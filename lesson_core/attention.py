@@ -12,16 +12,17 @@ NEG_INF = -np.inf
 def softmax(x: np.ndarray, axis: int = -1) -> np.ndarray:
     """softmax(x)_i = exp(x_i - max x) / sum_j exp(x_j - max x).
 
-    Stable for any finite input (the row maximum is subtracted first). Entries
-    of -inf get weight exactly 0; a row that is -inf everywhere gives all
-    zeros instead of NaN.
+    Stable for any input without NaN: the row maximum is subtracted first, +inf
+    counts as the largest float, -inf gets weight exactly 0, and a row that is
+    -inf everywhere (fully masked) gives all zeros instead of NaN.
 
     Shapes: x [..., n] -> [..., n]
     """
-    x = np.asarray(x, dtype=float)
+    x = np.minimum(np.asarray(x, dtype=float), np.finfo(float).max)
     top = np.max(x, axis=axis, keepdims=True)
     top = np.where(np.isfinite(top), top, 0.0)
-    e = np.exp(x - top)
+    with np.errstate(over="ignore", under="ignore"):
+        e = np.exp(x - top)
     total = np.sum(e, axis=axis, keepdims=True)
     return np.divide(e, total, out=np.zeros_like(e), where=total > 0)
 

@@ -49,7 +49,7 @@ def sentence_demo() -> None:
             range(N),
             index=IT,
             key="at_query",
-            format_func=LABELS.__getitem__,
+            format_func=PRONOUN.tokens.__getitem__,
             bind="query-params",
         )
         masked = st.toggle(

@@ -31,8 +31,12 @@ def show(frame: pd.DataFrame, spec: dict[str, Any], alt_text: str, **kwargs: Any
 
 
 def _freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The chart as a Vega-Lite dict without data: Altair gives a data-less chart
+    a placeholder dataset, which would show up as an "undefined" category."""
     spec = chart.to_dict()
-    spec.pop("data", None)
+    spec.pop("datasets", None)
+    for part in [spec, *spec.get("layer", [])]:
+        part.pop("data", None)
     return spec
 
 
@@ -129,7 +133,7 @@ def heatmap_spec(
         "col:N",
         title=x_title,
         sort=alt.EncodingSortField("col_i"),
-        axis=alt.Axis(orient="top", labelAngle=0),
+        axis=alt.Axis(orient="top", labelAngle=0, labelOverlap=False),
     )
     y = alt.Y("row:N", title=y_title, sort=alt.EncodingSortField("row_i"))
     scale = (

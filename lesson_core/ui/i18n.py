@@ -32,8 +32,8 @@ def catalog(lang: str) -> dict[str, Any]:
 
 
 def current_lang() -> str:
-    """The language widget's value, else ?lang= from the URL, else Japanese."""
-    lang = st.session_state.get("lang") or st.query_params.get("lang", DEFAULT_LANG)
+    """?lang= from the URL (ja or en); Japanese when absent or unknown."""
+    lang = st.query_params.get("lang", DEFAULT_LANG)
     return lang if lang in LANGS else DEFAULT_LANG
 
 

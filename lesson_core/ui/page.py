@@ -18,13 +18,14 @@ def setup_page(lesson_id: str | None = None) -> str:
     ``lesson_id`` is None for the home page; a lesson page passes its id and
     is counted as visited.
     """
-    lang = st.sidebar.segmented_control(
+    lang = current_lang()
+    st.sidebar.segmented_control(
         "言語 / Language",
         LANGS,
-        default=current_lang(),
+        default=lang,
         format_func=lambda code: t(f"ui.lang_{code}"),
-        key="lang",
-        bind="query-params",
+        key="lang_choice",
+        on_change=_switch_language,
         required=True,
     )
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
@@ -35,6 +36,11 @@ def setup_page(lesson_id: str | None = None) -> str:
         save_progress(learner)
     draw_menu(lang, learner)
     return lang
+
+
+def _switch_language() -> None:
+    """The language lives in the URL (?lang=), so links and reloads keep it."""
+    st.query_params["lang"] = st.session_state.lang_choice
 
 
 def load_progress() -> progress.Progress:
@@ -92,7 +98,8 @@ def try_this(lesson_id: str, checks: dict[str, bool], **values: str) -> None:
         st.markdown(f"**{t('ui.try_this')}**")
         for tid in checks:
             done = f"{lesson_id}.{tid}" in learner.tasks
-            st.markdown(f"{'✅' if done else '⬜'} {t(f'{lesson_id}.task.{tid}', **values)}")
+            mark = ":material/check_box:" if done else ":material/check_box_outline_blank:"
+            st.markdown(f"{mark} {t(f'{lesson_id}.task.{tid}', **values)}")
         if newly:
             st.toast(t("ui.task_done"), icon="🎉")
 

@@ -1,0 +1,72 @@
+"""Layer 2: the two locale catalogs agree, and every key the code names exists."""
+
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from lesson_core.course import LESSONS
+from lesson_core.ui.i18n import LANGS, catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+SOURCES = [ROOT / "streamlit_app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/ui/*.py")]
+LITERAL_KEY = re.compile(r"""\bt(?:_list)?\(\s*["']([a-z_][\w.]*)["']""")
+
+
+def placeholders(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_both_catalogs_have_the_same_keys():
+    ja, en = catalog("ja"), catalog("en")
+    assert set(ja) - set(en) == set(), "keys only in ja"
+    assert set(en) - set(ja) == set(), "keys only in en"
+
+
+@pytest.mark.parametrize("key", sorted(catalog("ja")))
+def test_same_placeholders_and_shape(key):
+    ja, en = catalog("ja")[key], catalog("en")[key]
+    assert type(ja) is type(en)
+    if isinstance(ja, list):
+        assert len(ja) == len(en), "lists (quiz options, feedback) must line up"
+        pairs = zip(ja, en, strict=True)
+    else:
+        pairs = [(ja, en)]
+    for a, b in pairs:
+        assert placeholders(a) == placeholders(b)
+
+
+def test_every_literal_key_in_the_code_exists():
+    used = {m for path in SOURCES for m in LITERAL_KEY.findall(path.read_text(encoding="utf-8"))}
+    assert used, "the scan found no keys at all"
+    for lang in LANGS:
+        assert used - set(catalog(lang)) == set(), lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_lesson_has_its_texts(lang):
+    cat = catalog(lang)
+    for lesson in LESSONS:
+        for key in ("title", "menu"):
+            assert f"{lesson.id}.{key}" in cat
+        for task in lesson.tasks:
+            assert f"{lesson.id}.task.{task}" in cat
+        for quiz in lesson.quizzes:
+            base = f"{lesson.id}.quiz.{quiz.id}"
+            options, feedback = cat[f"{base}.options"], cat[f"{base}.feedback"]
+            assert len(options) == len(feedback) >= 2
+            assert 0 <= quiz.answer < len(options)
+            assert cat[f"{base}.question"]
+
+
+def test_japanese_catalog_is_japanese_and_english_is_not():
+    kana = re.compile(r"[\u3040-\u30ff]")
+    ja, en = catalog("ja"), catalog("en")
+    prose = [k for k in ja if isinstance(ja[k], str) and len(ja[k]) > 40 and not k.startswith("gloss.")]
+    assert prose
+    for key in prose:
+        assert kana.search(ja[key]), key
+        # English text may quote Japanese tokens, but must be mostly Latin script
+        latin = sum(c.isascii() for c in en[key]) / len(en[key])
+        assert latin > 0.7, key

@@ -1,0 +1,41 @@
+"""The deployable shape: one dependency file for Community Cloud that matches
+pyproject, a theme in the root config, and a pure-NumPy core."""
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_requirements_txt_matches_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    lines = (ROOT / "requirements.txt").read_text().splitlines()
+    reqs = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert sorted(reqs) == sorted(project["dependencies"])
+    names = {re.split(r"[<>=!~ ]", r)[0].lower() for r in reqs}
+    assert names == {"streamlit", "numpy", "pandas", "altair"}
+
+
+def test_only_one_dependency_file_for_cloud():
+    others = ["Pipfile", "environment.yml", "uv.lock", "poetry.lock", "packages.txt"]
+    assert not [name for name in others if (ROOT / name).exists()]
+
+
+def test_config_has_theme_and_hides_the_automatic_menu():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["theme"]["primaryColor"]
+    assert config["client"]["showSidebarNavigation"] is False
+
+
+def test_core_is_pure_numpy():
+    forbidden = re.compile(r"^\s*(import|from)\s+(streamlit|altair|pandas)\b", re.M)
+    core = [p for p in (ROOT / "lesson_core").glob("*.py")]
+    assert core
+    for path in core:
+        assert not forbidden.search(path.read_text(encoding="utf-8")), path
+
+
+def test_no_user_text_reaches_unsafe_html():
+    for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/**/*.py"), ROOT / "streamlit_app.py"]:
+        assert "unsafe_allow_html=True" not in path.read_text(encoding="utf-8"), path
