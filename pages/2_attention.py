@@ -93,7 +93,9 @@ def sentence_demo() -> None:
     views.steps_table(LABELS, KV, res, row=query)
     st.subheader(t("attention.demo.map_header", n=N))
     st.caption(t("attention.demo.map_help"))
-    views.weights_map(LABELS, res.weights, allowed, t("attention.demo.map_alt", n=N), pick_into="at_query")
+    views.weights_map(
+        PRONOUN.tokens, res.weights, allowed, t("attention.demo.map_alt", n=N), pick_into="at_query"
+    )
     try_this(
         LESSON,
         {

@@ -7,19 +7,12 @@ tests skip, unless REQUIRE_BROWSER=1 (set by .ci/run), where they fail.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from apprun import CHROMIUM, CHROMIUM_ARGS, IDLE, open_app, running_app
 
-ROOT = Path(__file__).resolve().parent.parent
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 REQUIRED = os.environ.get("REQUIRE_BROWSER") == "1"
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 
 pytestmark = pytest.mark.browser
 
@@ -30,44 +23,10 @@ def _missing(reason: str):
     pytest.skip(reason)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def app_url():
-    port = _free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        str(ROOT / "streamlit_app.py"),
-        "--server.headless",
-        "true",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-    ]
-    server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            if server.poll() is not None or time.monotonic() > deadline:
-                server.kill()
-                pytest.fail(f"streamlit did not start: {server.stderr.read().decode()[-2000:]}")
-            time.sleep(0.2)
-    yield url
-    server.terminate()
-    server.wait(timeout=10)
+    with running_app() as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
@@ -79,17 +38,7 @@ def browser():
     except ImportError:
         _missing("playwright is not installed")
     with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=[
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--no-first-run",
-            ],
-        )
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b
         b.close()
 
@@ -100,18 +49,6 @@ def page(browser):
     pg = context.new_page()
     yield pg
     context.close()
-
-
-MENU_READY = '[data-testid="stSidebar"] [data-testid="stPageLink"]'
-
-
-def open_app(page, url: str):
-    """Open a page and wait until its script has run (the menu is drawn by the
-    script, so it exists only after a run) and is idle again."""
-    page.goto(url)
-    page.wait_for_selector(MENU_READY, timeout=60_000)
-    page.wait_for_selector(IDLE, timeout=60_000)
-    return page
 
 
 def test_home_page_loads_in_japanese_and_english(page, app_url):

@@ -41,10 +41,14 @@ def _freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
 
 
 @functools.lru_cache(maxsize=64)
-def bar_spec(x_title: str, y_title: str, height: int = 240, percent: bool = True) -> dict:
+def bar_spec(
+    x_title: str, y_title: str, height: int = 240, percent: bool = True, slanted: bool = False
+) -> dict:
     """Bars of ``value`` per ``label`` (in ``order``), the value printed above
-    each bar, ``highlight`` rows in orange. Frame: ``bar_frame``."""
-    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order"), axis=alt.Axis(labelAngle=0))
+    each bar, ``highlight`` rows in orange; ``slanted`` tilts long labels so
+    none is dropped. Frame: ``bar_frame``."""
+    axis = alt.Axis(labelAngle=-35 if slanted else 0, labelOverlap=False, labelLimit=160)
+    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order"), axis=axis)
     y = alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%" if percent else ".2f"))
     tooltip = [alt.Tooltip("label:N", title=x_title), alt.Tooltip("text:N", title=y_title)]
     base = alt.Chart().encode(x=x, y=y, tooltip=tooltip)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -31,10 +32,24 @@ def catalog(lang: str) -> dict[str, Any]:
         return flatten(tomllib.load(f))
 
 
+# Streamlit runs every script run (and fragment rerun) in a fresh thread, so a
+# thread-local remembers the language for one run only; reading st.query_params
+# on each of the ~100 t() calls of a page would cost milliseconds per rerun.
+_this_run = threading.local()
+
+
 def current_lang() -> str:
     """?lang= from the URL (ja or en); Japanese when absent or unknown."""
-    lang = st.query_params.get("lang", DEFAULT_LANG)
-    return lang if lang in LANGS else DEFAULT_LANG
+    lang = getattr(_this_run, "lang", None)
+    if lang is None:
+        lang = st.query_params.get("lang", DEFAULT_LANG)
+        lang = _this_run.lang = lang if lang in LANGS else DEFAULT_LANG
+    return lang
+
+
+def forget_lang() -> None:
+    """Call when the language changes within a run (the language switch)."""
+    _this_run.lang = None
 
 
 def t(key: str, **values: Any) -> str:

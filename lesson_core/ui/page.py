@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lesson_core import course, progress
-from lesson_core.ui.i18n import LANGS, current_lang, t, t_list
+from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
 
 PROGRESS_PARAM = "p"
 
@@ -18,6 +18,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     ``lesson_id`` is None for the home page; a lesson page passes its id and
     is counted as visited.
     """
+    forget_lang()  # a rerun may reuse the previous run's thread
     lang = current_lang()
     st.sidebar.segmented_control(
         "言語 / Language",
@@ -41,6 +42,7 @@ def setup_page(lesson_id: str | None = None) -> str:
 def _switch_language() -> None:
     """The language lives in the URL (?lang=), so links and reloads keep it."""
     st.query_params["lang"] = st.session_state.lang_choice
+    forget_lang()
 
 
 def load_progress() -> progress.Progress:

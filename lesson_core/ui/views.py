@@ -10,14 +10,14 @@ import streamlit as st
 
 from lesson_core.attention import AttentionResult
 from lesson_core.ui import charts, tables
-from lesson_core.ui.i18n import num, pct, t
+from lesson_core.ui.i18n import gloss, num, pct, t
 
 
 def weights_bars(labels: Sequence[str], weights: np.ndarray, query: str, alt_key: str) -> int:
     """One query's weights as bars (the top one highlighted) and a sentence
     naming the top token. Returns the index of the top token."""
     best = int(np.argmax(weights))
-    spec = charts.bar_spec(t("ui.col.key_token"), t("ui.col.weight"))
+    spec = charts.bar_spec(t("ui.col.key_token"), t("ui.col.weight"), slanted=long_labels(labels))
     frame = charts.bar_frame(labels, weights, [pct(w) for w in weights], highlight=best)
     charts.show(frame, spec, t(alt_key, query=query, top=labels[best]))
     st.markdown(
@@ -40,16 +40,23 @@ def steps_table(tokens: Sequence[str], keys: np.ndarray, result: AttentionResult
     st.dataframe(frame, hide_index=True)
 
 
+def long_labels(labels: Sequence[str]) -> bool:
+    """True when labels (e.g. glossed tokens) are too wide to sit side by side."""
+    return max(map(len, labels), default=0) > 4
+
+
 def weights_map(
-    labels: Sequence[str],
+    tokens: Sequence[str],
     weights: np.ndarray,
     allowed: np.ndarray | None,
     alt_text: str,
     pick_into: str | None = None,
 ) -> None:
-    """The full weight matrix, rows = queries, with the value in every cell and
-    the cells the mask blocks in grey. With ``pick_into`` (a widget key), a
-    click on a cell selects its row there."""
+    """The full weight matrix, rows = queries (glossed in English), columns =
+    keys (the bare tokens, so that they fit), the value in every cell and the
+    cells the mask blocks in grey. With ``pick_into`` (a widget key), a click
+    on a cell selects its row there."""
+    labels = [gloss(tok) for tok in tokens]
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
     height = max(220, 34 * len(labels) + 60)
     spec = charts.heatmap_spec(
@@ -60,7 +67,7 @@ def weights_map(
         height=height,
         selectable=pick_into is not None,
     )
-    frame = charts.weights_frame(labels, labels, weights, allowed)
+    frame = charts.weights_frame(labels, list(tokens), weights, allowed)
     if pick_into is None:
         charts.show(frame, spec, alt_text)
         return

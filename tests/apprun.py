@@ -1,0 +1,68 @@
+"""Start the app on 127.0.0.1 and launch Debian's Chromium: shared by the
+browser tests, the screenshot script and the benchmarks."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+MENU_READY = '[data-testid="stSidebar"] [data-testid="stPageLink"]'
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def running_app(port: int | None = None, timeout: float = 60) -> Iterator[str]:
+    """``streamlit run streamlit_app.py`` on 127.0.0.1; yields its base URL."""
+    port = port or free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+    cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
+    server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + timeout
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"streamlit did not start: {server.stderr.read().decode()[-2000:]}"
+                    ) from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def open_app(page, url: str, timeout_ms: int = 60_000):
+    """Open a page and wait until its script has run (the menu is drawn by the
+    script, so it exists only after a run) and is idle again."""
+    page.goto(url)
+    page.wait_for_selector(MENU_READY, timeout=timeout_ms)
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    return page

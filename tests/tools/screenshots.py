@@ -1,0 +1,51 @@
+"""Save a screenshot of every page in both languages, at a laptop and a phone size.
+
+    python tests/tools/screenshots.py [OUT_DIR]     (default: screenshots/)
+
+Look at every PNG: Japanese renders, nothing overflows, charts are readable.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
+
+from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app
+from playwright.sync_api import sync_playwright
+
+from lesson_core.course import LESSONS
+
+SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+
+
+def url_path(page: str) -> str:
+    return Path(page).stem.split("_", 1)[1]
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in LESSONS}
+    with running_app() as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        for size, (width, height) in SIZES.items():
+            for lang in ("ja", "en"):
+                context = browser.new_context(viewport={"width": width, "height": height})
+                page = context.new_page()
+                for name, path in pages.items():
+                    open_app(page, f"{url}/{path}?lang={lang}")
+                    page.wait_for_timeout(800)  # let Vega finish drawing
+                    full = page.locator('[data-testid="stMain"]').evaluate("e => e.scrollHeight")
+                    page.set_viewport_size({"width": width, "height": max(height, full + 40)})
+                    page.wait_for_timeout(300)
+                    page.screenshot(path=out / f"{name}-{lang}-{size}.png")
+                    page.set_viewport_size({"width": width, "height": height})
+                    print(out / f"{name}-{lang}-{size}.png")
+                context.close()
+        browser.close()
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "screenshots")
