@@ -10,7 +10,6 @@ from lesson_core.ui import gloss, lesson_footer, maths, num, pct, quizzes, setup
 
 LESSON, SHARP_TARGET = "attention", 0.95
 IT, CAT, N, KV = PRONOUN.index("それ"), PRONOUN.index("猫"), len(PRONOUN.tokens), PRONOUN.vectors
-LABELS = [gloss(tok) for tok in PRONOUN.tokens]
 
 setup_page(LESSON)
 st.title(t("attention.title"))
@@ -42,69 +41,21 @@ def sentence_demo() -> None:
     st.header(t("attention.demo.header"))
     st.markdown(t("attention.demo.body", n=N, d=len(PRONOUN.axes)))
     st.caption(t("ui.hand_made"))
-    controls, bars = st.columns([1, 2], gap="large")
+    controls, side = st.columns([1, 2], gap="large")
     with controls:
-        query = st.selectbox(
-            t("attention.demo.query_label"),
-            range(N),
-            index=IT,
-            key="at_query",
-            format_func=PRONOUN.tokens.__getitem__,
-            bind="query-params",
-        )
-        masked = st.toggle(
-            t("attention.demo.mask_label"),
-            value=True,
-            key="at_mask",
-            help=t("attention.demo.mask_help"),
-            bind="query-params",
-        )
-        temperature = st.slider(
-            t("attention.demo.temp_label"),
-            0.1,
-            5.0,
-            1.0,
-            0.1,
-            key="at_temp",
-            help=t("attention.demo.temp_help"),
-            bind="query-params",
-        )
+        query, masked, temperature = views.query_controls(PRONOUN.tokens, IT, "at")
         st.markdown(f"**{t('attention.demo.sliders_label')}**", help=t("attention.demo.sliders_help"))
-        it_query = [
-            st.slider(
-                t(f"axis.{axis}"),
-                -3.0,
-                3.0,
-                float(PRONOUN.queries[IT, j]),
-                0.1,
-                key=f"at_q_{axis}",
-                bind="query-params",
-            )
-            for j, axis in enumerate(PRONOUN.axes)
-        ]
+        queries = PRONOUN.queries.copy()
+        queries[IT] = views.vector_sliders(PRONOUN.axes, PRONOUN.queries[IT], "at_q")
     allowed = causal_mask(N) if masked else None
-    queries = np.vstack([PRONOUN.queries[:IT], it_query, PRONOUN.queries[IT + 1 :]])
     res = attention(queries, KV, KV, mask=allowed, temperature=temperature)
-    with bars:
-        st.subheader(t("attention.demo.weights_header", query=LABELS[query]))
-        best = views.weights_bars(LABELS, res.weights[query], LABELS[query], "attention.demo.bars_alt")
-        st.markdown(t("attention.demo.output", output=vec(res.output[query])))
-    st.subheader(t("attention.demo.table_header", query=LABELS[query]))
-    views.steps_table(LABELS, KV, res, row=query)
-    st.subheader(t("attention.demo.map_header", n=N))
-    st.caption(t("attention.demo.map_help"))
-    views.weights_map(
-        PRONOUN.tokens, res.weights, allowed, t("attention.demo.map_alt", n=N), pick_into="at_query"
-    )
-    try_this(
-        LESSON,
-        {
-            "cat_top": int(np.argmax(res.weights[IT])) == CAT,
-            "unmask_cat": not masked and query == CAT,
-            "sharpen": res.weights[query, best] >= SHARP_TARGET,
-        },
-        target=pct(SHARP_TARGET, 0),
-    )
+    best = views.explorer(PRONOUN.tokens, KV, res, query, allowed, "at", side)
+    checks = {
+        "cat_top": int(np.argmax(res.weights[IT])) == CAT,
+        "unmask_cat": not masked and query == CAT,
+        "sharpen": res.weights[query, best] >= SHARP_TARGET,
+    }
+    try_this(LESSON, checks, target=pct(SHARP_TARGET, 0))
     st.info(t("attention.demo.caveat"))
 
 

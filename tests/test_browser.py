@@ -99,3 +99,17 @@ def test_language_switch_changes_the_page_and_the_url(page, app_url):
     page.reload()
     page.wait_for_selector(IDLE, timeout=60_000)
     expect(page.locator("h1").first).to_contain_text("Query, Key, Value")
+
+
+def test_clicking_a_heatmap_row_chooses_the_query(page, app_url):
+    from urllib.parse import quote
+
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en")
+    heatmap = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
+    heatmap.scroll_into_view_if_needed()
+    cells = heatmap.locator("g.mark-rect path")  # one per cell, row by row
+    cells.nth(4 * 10).click(position={"x": 3, "y": 3})  # a cell of row 4: 食べた
+    expect(page.get_by_text("Weights of 食べた (ate)")).to_be_visible(timeout=20_000)
+    assert f"at_query={quote('食べた')}" in page.url

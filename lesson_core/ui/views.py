@@ -7,10 +7,86 @@ from collections.abc import Sequence
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from lesson_core.attention import AttentionResult
 from lesson_core.ui import charts, tables
-from lesson_core.ui.i18n import gloss, num, pct, t
+from lesson_core.ui.i18n import gloss, num, pct, t, vec
+
+URL = {"bind": "query-params"}  # widgets whose value a reload or a shared link restores
+
+
+def query_controls(
+    tokens: Sequence[str], default: int, prefix: str, masked: bool = True
+) -> tuple[int, bool, float]:
+    """The attention explorer's controls: query token, causal-mask switch and
+    scale strength, their values kept in the URL under ``<prefix>_query``,
+    ``<prefix>_mask`` and ``<prefix>_temp``. Returns (query index, masked, temperature)."""
+    query = st.selectbox(
+        t("ui.explorer.query_label"),
+        range(len(tokens)),
+        index=default,
+        format_func=list(tokens).__getitem__,
+        key=f"{prefix}_query",
+        **URL,
+    )
+    mask = st.toggle(
+        t("ui.explorer.mask_label"),
+        value=masked,
+        help=t("ui.explorer.mask_help"),
+        key=f"{prefix}_mask",
+        **URL,
+    )
+    temperature = st.slider(
+        t("ui.explorer.temp_label"),
+        0.1,
+        5.0,
+        1.0,
+        0.1,
+        help=t("ui.explorer.temp_help"),
+        key=f"{prefix}_temp",
+        **URL,
+    )
+    return query, mask, temperature
+
+
+def vector_sliders(axes: Sequence[str], defaults: np.ndarray, prefix: str, bound: float = 3.0) -> np.ndarray:
+    """One slider per feature axis (labelled in the learner's language), kept in
+    the URL as ``<prefix>_<axis>``."""
+    return np.array(
+        [
+            st.slider(t(f"axis.{axis}"), -bound, bound, float(value), 0.1, key=f"{prefix}_{axis}", **URL)
+            for axis, value in zip(axes, defaults, strict=True)
+        ]
+    )
+
+
+def explorer(
+    tokens: Sequence[str],
+    keys: np.ndarray,
+    result: AttentionResult,
+    query: int,
+    allowed: np.ndarray | None,
+    prefix: str,
+    side: DeltaGenerator,
+) -> int:
+    """Everything the explorer shows for one attention result: the query's
+    weights as bars and its output vector (in ``side``, next to the controls),
+    the step-by-step table, and the full map whose rows can be clicked to
+    choose the query. Returns the index of the query's top token."""
+    labels = [gloss(tok) for tok in tokens]
+    with side:
+        st.subheader(t("ui.explorer.weights_header", query=labels[query]))
+        best = weights_bars(labels, result.weights[query], labels[query], "ui.explorer.bars_alt")
+        st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
+    st.subheader(t("ui.explorer.table_header", query=labels[query]))
+    steps_table(labels, keys, result, row=query)
+    st.subheader(t("ui.explorer.map_header", n=len(tokens)))
+    st.caption(t("ui.explorer.map_help"))
+    weights_map(
+        tokens, result.weights, allowed, t("ui.explorer.map_alt", n=len(tokens)), pick_into=f"{prefix}_query"
+    )
+    return best
 
 
 def weights_bars(labels: Sequence[str], weights: np.ndarray, query: str, alt_key: str) -> int:
