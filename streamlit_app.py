@@ -2,9 +2,8 @@
 
 import streamlit as st
 
-from lesson_core.course import LESSONS
 from lesson_core.ui import page_link, setup_page, t
-from lesson_core.ui.page import load_progress
+from lesson_core.ui.page import available_lessons, load_progress
 
 setup_page()
 st.title(t("home.title"))
@@ -12,7 +11,7 @@ st.markdown(t("home.intro"))
 
 st.header(t("home.map_header"))
 learner = load_progress()
-for lesson in LESSONS:
+for lesson in available_lessons():
     done, total = learner.lesson_counts(lesson)
     with st.container(border=True):
         name, status = st.columns([3, 2], vertical_alignment="center")

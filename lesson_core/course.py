@@ -32,20 +32,62 @@ HOME = "streamlit_app.py"
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
+        id="bigram",
+        page="pages/1_bigram.py",
+        code="bg",
+        tasks=("t1", "t2", "t3"),
+        quizzes=(Quiz("q1", 1), Quiz("q2", 0), Quiz("q3", 2)),
+    ),
+    Lesson(
         id="attention",
         page="pages/2_attention.py",
         code="at",
         tasks=("cat_top", "unmask_cat", "sharpen"),
         quizzes=(Quiz("q1", 1), Quiz("q2", 2), Quiz("q3", 0)),
     ),
+    Lesson(
+        id="scaling",
+        page="pages/3_scaling.py",
+        code="sc",
+        tasks=("t1", "t2", "t3"),
+        quizzes=(Quiz("q1", 2), Quiz("q2", 1), Quiz("q3", 0)),
+    ),
+    Lesson(
+        id="causal_mask",
+        page="pages/4_causal_mask.py",
+        code="cm",
+        tasks=("t1", "t2", "t3"),
+        quizzes=(Quiz("q1", 0), Quiz("q2", 2), Quiz("q3", 1)),
+    ),
+    Lesson(
+        id="positional",
+        page="pages/5_positional.py",
+        code="pe",
+        tasks=("t1", "t2", "t3"),
+        quizzes=(Quiz("q1", 1), Quiz("q2", 2), Quiz("q3", 0)),
+    ),
+    Lesson(
+        id="multi_head",
+        page="pages/6_multi_head.py",
+        code="mh",
+        tasks=("t1", "t2", "t3"),
+        quizzes=(Quiz("q1", 2), Quiz("q2", 0), Quiz("q3", 1)),
+    ),
+    Lesson(
+        id="capstone",
+        page="pages/7_capstone.py",
+        code="gpt",
+        tasks=("t1", "t2", "t3"),
+        quizzes=(Quiz("q1", 0), Quiz("q2", 1), Quiz("q3", 2)),
+    ),
 )
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
 
 
-def neighbours(lesson_id: str) -> tuple[Lesson | None, Lesson | None]:
+def neighbours(lesson_id: str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Lesson | None, Lesson | None]:
     """The lessons before and after ``lesson_id`` in course order."""
-    i = [lesson.id for lesson in LESSONS].index(lesson_id)
-    before = LESSONS[i - 1] if i > 0 else None
-    after = LESSONS[i + 1] if i + 1 < len(LESSONS) else None
+    i = [lesson.id for lesson in lessons].index(lesson_id)
+    before = lessons[i - 1] if i > 0 else None
+    after = lessons[i + 1] if i + 1 < len(lessons) else None
     return before, after

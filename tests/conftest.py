@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from apprun import CHROMIUM, CHROMIUM_ARGS, running_app
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
@@ -55,3 +57,45 @@ def assert_clean(at: AppTest) -> None:
 @pytest.fixture(params=["ja", "en"])
 def lang(request) -> str:
     return request.param
+
+
+# --- browser fixtures (tests/test_browser*.py) ---------------------------------
+
+REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
+
+
+def _missing(reason: str):
+    if REQUIRE_BROWSER:
+        pytest.fail(f"browser tests are required here (REQUIRE_BROWSER=1) but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def app_url():
+    """One app server on 127.0.0.1 for the whole test session."""
+    with running_app() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (never Playwright's own download)."""
+    if not Path(CHROMIUM).exists():
+        _missing(f"no Chromium at {CHROMIUM}")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("playwright is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    """A fresh browser context (its own cookies and session) at laptop size."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = context.new_page()
+    yield pg
+    context.close()

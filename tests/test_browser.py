@@ -6,49 +6,10 @@ tests skip, unless REQUIRE_BROWSER=1 (set by .ci/run), where they fail.
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from apprun import CHROMIUM, CHROMIUM_ARGS, IDLE, open_app, running_app
-
-REQUIRED = os.environ.get("REQUIRE_BROWSER") == "1"
+from apprun import IDLE, open_app
 
 pytestmark = pytest.mark.browser
-
-
-def _missing(reason: str):
-    if REQUIRED:
-        pytest.fail(f"browser tests are required here (REQUIRE_BROWSER=1) but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def app_url():
-    with running_app() as url:
-        yield url
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not Path(CHROMIUM).exists():
-        _missing(f"no Chromium at {CHROMIUM}")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("playwright is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    yield pg
-    context.close()
 
 
 def test_home_page_loads_in_japanese_and_english(page, app_url):

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from lesson_core.course import LESSONS
 from lesson_core.ui.i18n import LANGS, catalog
+from lesson_core.ui.page import available_lessons
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "streamlit_app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/ui/*.py")]
@@ -47,7 +47,7 @@ def test_every_literal_key_in_the_code_exists():
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_lesson_has_its_texts(lang):
     cat = catalog(lang)
-    for lesson in LESSONS:
+    for lesson in available_lessons():
         for key in ("title", "menu"):
             assert f"{lesson.id}.{key}" in cat
         for task in lesson.tasks:

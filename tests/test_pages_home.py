@@ -4,7 +4,8 @@ from pathlib import Path
 
 from conftest import all_text, assert_clean, open_page
 
-from lesson_core.course import LESSONS
+from lesson_core.course import BY_ID
+from lesson_core.ui.page import available_lessons
 
 
 def test_home_renders_in_both_languages(lang):
@@ -12,7 +13,7 @@ def test_home_renders_in_both_languages(lang):
     assert_clean(at)
     links = {link.proto.page for link in at.get("page_link")}
     # Streamlit names a page's URL after its file, without the number prefix
-    assert {Path(lesson.page).stem.split("_", 1)[1] for lesson in LESSONS} <= links
+    assert {Path(lesson.page).stem.split("_", 1)[1] for lesson in available_lessons()} <= links
 
 
 def test_language_follows_the_url():
@@ -27,7 +28,7 @@ def test_unknown_language_falls_back_to_japanese():
 
 
 def test_progress_in_the_url_is_shown_on_the_course_map():
-    at = open_page(None, "en", {"p": f"{LESSONS[0].code}.111.000"})
+    at = open_page(None, "en", {"p": f"{BY_ID['attention'].code}.111.000"})
     assert "3 / 6" in all_text(at) or any("3 / 6" in p.proto.text for p in at.get("progress"))
 
 

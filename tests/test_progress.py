@@ -3,10 +3,10 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lesson_core.course import LESSONS
+from lesson_core.course import BY_ID, LESSONS
 from lesson_core.progress import Progress, decode, encode
 
-ATT = LESSONS[0]
+ATT = BY_ID["attention"]
 
 
 def test_round_trip():

@@ -230,3 +230,49 @@ def row_picker(chart_key: str, target_key: str):
             st.session_state[target_key] = int(points[0]["row_i"])
 
     return pick
+
+
+@functools.lru_cache(maxsize=64)
+def line_spec(
+    x_title: str,
+    y_title: str,
+    series_title: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    height: int = 280,
+    points: bool = True,
+) -> dict:
+    """Lines of ``y`` over ``x``, one per ``series`` (colour-blind-safe colours,
+    legend on top). Frame: ``line_frame``."""
+    x = alt.X("x:Q", title=x_title, scale=alt.Scale(type="log" if log_x else "linear"))
+    y = alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear"))
+    colour = alt.Color(
+        "series:N",
+        title=series_title,
+        sort=alt.EncodingSortField("series_order"),
+        scale=alt.Scale(range=SERIES_COLOURS),
+        legend=alt.Legend(orient="top"),
+    )
+    tooltip = [
+        alt.Tooltip("series:N", title=series_title),
+        alt.Tooltip("x:Q", title=x_title, format=".4~g"),
+        alt.Tooltip("y:Q", title=y_title, format=".4~g"),
+    ]
+    line = (
+        alt.Chart()
+        .mark_line(point=points)
+        .encode(x=x, y=y, color=colour, strokeDash=alt.StrokeDash("series:N", legend=None), tooltip=tooltip)
+    )
+    return _freeze(line.properties(height=height))
+
+
+def line_frame(x: np.ndarray, series: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Long form of several y arrays over one x array."""
+    x = np.asarray(x, dtype=float)
+    return pd.concat(
+        [
+            pd.DataFrame({"x": x, "y": np.asarray(y, dtype=float), "series": name, "series_order": k})
+            for k, (name, y) in enumerate(series.items())
+        ],
+        ignore_index=True,
+    )

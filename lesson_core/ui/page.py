@@ -4,12 +4,20 @@ quizzes and the previous / next links."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import streamlit as st
 
 from lesson_core import course, progress
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
 
 PROGRESS_PARAM = "p"
+ROOT = Path(__file__).resolve().parent.parent.parent
+
+
+def available_lessons() -> tuple[course.Lesson, ...]:
+    """The lessons whose page exists (a lesson can be listed before it is built)."""
+    return tuple(lesson for lesson in course.LESSONS if (ROOT / lesson.page).exists())
 
 
 def setup_page(lesson_id: str | None = None) -> str:
@@ -80,7 +88,7 @@ def page_link(lesson: course.Lesson | None, label: str | None = None) -> None:
 def draw_menu(lang: str, learner: progress.Progress) -> None:
     with st.sidebar:
         page_link(None)
-        for lesson in course.LESSONS:
+        for lesson in available_lessons():
             done, total = learner.lesson_counts(lesson)
             page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}")
 
@@ -141,7 +149,7 @@ def quizzes(lesson_id: str) -> None:
 
 def lesson_footer(lesson_id: str) -> None:
     """Previous / next lesson links (home when there is none)."""
-    before, after = course.neighbours(lesson_id)
+    before, after = course.neighbours(lesson_id, available_lessons())
     left, right = st.columns(2)
     with left:
         page_link(before, "← " + (t(f"{before.id}.menu") if before else t("home.menu")))
