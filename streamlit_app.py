@@ -4,6 +4,7 @@ import streamlit as st
 
 from lesson_core.ui import page_link, setup_page, t
 from lesson_core.ui.page import available_lessons, load_progress
+from lesson_core.ui.study import progress_panel
 
 setup_page()
 st.title(t("home.title"))
@@ -26,3 +27,7 @@ for lesson in available_lessons():
 
 st.header(t("home.how_header"))
 st.markdown(t("home.how"))
+
+st.header(t("home.progress_header"))
+st.caption(t("home.progress_help"))
+progress_panel()

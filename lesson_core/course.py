@@ -29,6 +29,7 @@ class Lesson:
 
 
 HOME = "streamlit_app.py"
+GLOSSARY = "pages/8_glossary.py"
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(

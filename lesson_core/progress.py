@@ -9,6 +9,7 @@ the caller is told, so a tampered link never raises.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -66,3 +67,53 @@ def decode(text: str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Progress, 
             clean &= len(digits) <= len(names)
             into.update(f"{lesson.id}.{n}" for n, d in zip(names, digits, strict=False) if d == "1")
     return progress, clean
+
+
+MAX_FILE_BYTES = 100_000
+FILE_VERSION = 1
+
+
+def to_json(progress: Progress) -> str:
+    """The progress as a small JSON document, for the learner to keep."""
+    return json.dumps(
+        {
+            "app": "attention-lessons",
+            "version": FILE_VERSION,
+            "visited": sorted(progress.visited),
+            "tasks": sorted(progress.tasks),
+            "quizzes": sorted(progress.quizzes),
+        },
+        ensure_ascii=False,
+        indent=2,
+    )
+
+
+def from_json(data: bytes | str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Progress | None, bool]:
+    """Read a file made by ``to_json``. Returns (None, False) when it is not such
+    a file at all; otherwise (progress, clean) where entries that name no known
+    lesson, task or quiz are dropped (clean is then False). Unknown fields are
+    ignored."""
+    if len(data) > MAX_FILE_BYTES:
+        return None, False
+    try:
+        doc = json.loads(data)
+    except (ValueError, UnicodeDecodeError):
+        return None, False
+    if not isinstance(doc, dict) or not all(
+        isinstance(doc.get(k, []), list) for k in ("visited", "tasks", "quizzes")
+    ):
+        return None, False
+    known_lessons = {lesson.id for lesson in lessons}
+    known_tasks = {f"{lesson.id}.{task}" for lesson in lessons for task in lesson.tasks}
+    known_quizzes = {f"{lesson.id}.{quiz.id}" for lesson in lessons for quiz in lesson.quizzes}
+    picked, clean = Progress(), True
+    for name, known, into in (
+        ("visited", known_lessons, picked.visited),
+        ("tasks", known_tasks, picked.tasks),
+        ("quizzes", known_quizzes, picked.quizzes),
+    ):
+        entries = [e for e in doc.get(name, []) if isinstance(e, str)]
+        into.update(e for e in entries if e in known)
+        clean &= len(into) == len(doc.get(name, []))
+    picked.visited |= {item.split(".")[0] for item in picked.tasks | picked.quizzes}
+    return picked, clean

@@ -7,6 +7,7 @@ from lesson_core import causal_mask, equal_average, linear_map, residual
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import CHAPTER, LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, PRONOUN, TOY
 from lesson_core.ui import gloss, lesson_footer, maths, num, pct, quizzes, setup_page, t, try_this, vec, views
+from lesson_core.ui.study import terms
 
 LESSON, SHARP_TARGET = "attention", 0.95
 IT, CAT, N, KV = PRONOUN.index("それ"), PRONOUN.index("猫"), len(PRONOUN.tokens), PRONOUN.vectors
@@ -17,6 +18,7 @@ st.markdown(t("attention.intro"))
 
 st.header(t("attention.qkv.header"))
 st.markdown(t("attention.qkv.body"))
+terms("query_key_value", "linear_map", "matrix")
 mapped = linear_map(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS)
 st.markdown(t("attention.qkv.linear_map", x=vec(LINEAR_MAP_INPUT, 0), y=vec(mapped, 0)))
 st.latex(maths.product(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, mapped))
@@ -24,6 +26,7 @@ st.latex(maths.product(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, mapped))
 st.header(t("attention.steps.header"))
 toy = attention(TOY.queries, TOY.vectors, TOY.vectors)
 st.markdown(t("attention.steps.body", query=vec(TOY.queries[0], 0), d_k=TOY.vectors.shape[1]))
+terms("dot_product", "softmax", "weighted_average")
 views.steps_table([gloss(tok) for tok in TOY.tokens], TOY.vectors, toy, row=0)
 top = int(np.argmax(toy.weights[0]))
 st.markdown(
@@ -91,6 +94,7 @@ st.header(t("attention.matrix.header"))
 st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V")
 full = attention(PRONOUN.queries, KV, KV, mask=causal_mask(N))
 st.markdown(t("attention.matrix.body", n=N, d_k=KV.shape[1]))
+terms("transpose", "causal_mask", "residual")
 views.shapes_table(
     [
         ("Q", PRONOUN.queries.shape, t("attention.matrix.q")),

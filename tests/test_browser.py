@@ -74,3 +74,40 @@ def test_clicking_a_heatmap_row_chooses_the_query(page, app_url):
     cells.nth(4 * 10).click(position={"x": 3, "y": 3})  # a cell of row 4: 食べた
     expect(page.get_by_text("Weights of 食べた (ate)")).to_be_visible(timeout=20_000)
     assert f"at_query={quote('食べた')}" in page.url
+
+
+def test_share_link_restores_the_controls_in_a_new_tab(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en")
+    slider = page.get_by_role("slider").nth(0)  # scale strength
+    slider.focus()
+    for _ in range(3):
+        slider.press("ArrowRight")
+    expect(page.get_by_text("attends most to").first).not_to_contain_text("65.7%", timeout=20_000)
+    page.wait_for_selector(IDLE)
+    page.get_by_role("button", name="Share this view").click()
+    link = page.locator('[data-testid="stCode"] code').last.inner_text()
+    assert "at_temp=1.3" in link and "lang=en" in link
+    other = page.context.new_page()
+    open_app(other, link)
+    expect(other.get_by_role("slider").nth(0)).to_have_value("1.3")
+    other.close()
+
+
+def test_a_completed_task_survives_a_reload(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en")
+    slider = page.get_by_role("slider").nth(0)  # scale strength 1.0 -> 0.2 sharpens to > 95 %
+    slider.focus()
+    for _ in range(8):
+        slider.press("ArrowLeft")
+    task = page.locator('[data-testid="stMarkdown"]', has_text="Lower the scale strength")
+    ticked = task.get_by_role("img", name="check_box icon", exact=True)
+    expect(ticked).to_be_visible(timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert "p=at.001" in page.url
+    page.reload()
+    page.wait_for_selector(IDLE, timeout=60_000)
+    expect(ticked).to_be_visible(timeout=30_000)

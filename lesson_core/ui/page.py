@@ -5,6 +5,7 @@ quizzes and the previous / next links."""
 from __future__ import annotations
 
 from pathlib import Path
+from urllib.parse import urlencode
 
 import streamlit as st
 
@@ -24,7 +25,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     """Set up a page: title, language, menu, progress. Returns the language.
 
     ``lesson_id`` is None for the home page; a lesson page passes its id and
-    is counted as visited.
+    is counted as visited (the glossary passes "glossary", which is not counted).
     """
     forget_lang()  # a rerun may reuse the previous run's thread
     lang = current_lang()
@@ -40,7 +41,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
     learner = load_progress()
-    if lesson_id and lesson_id not in learner.visited:
+    if lesson_id in course.BY_ID and lesson_id not in learner.visited:
         learner.visited.add(lesson_id)
         save_progress(learner)
     draw_menu(lang, learner)
@@ -86,11 +87,24 @@ def page_link(lesson: course.Lesson | None, label: str | None = None) -> None:
 
 
 def draw_menu(lang: str, learner: progress.Progress) -> None:
+    """The sidebar: home, every lesson with its done/total, the glossary, and
+    the overall progress."""
+    lessons = available_lessons()
     with st.sidebar:
         page_link(None)
-        for lesson in available_lessons():
+        for lesson in lessons:
             done, total = learner.lesson_counts(lesson)
             page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}")
+        if (ROOT / course.GLOSSARY).exists():
+            st.page_link(
+                course.GLOSSARY,
+                label=t("glossary.menu"),
+                icon=":material/menu_book:",
+                query_params=link_params(),
+            )
+        counts = [learner.lesson_counts(lesson) for lesson in lessons]
+        done, total = sum(c[0] for c in counts), sum(c[1] for c in counts)
+        st.progress(done / max(total, 1), text=t("home.overall", done=done, total=total))
 
 
 def try_this(lesson_id: str, checks: dict[str, bool], **values: str) -> None:
@@ -112,6 +126,17 @@ def try_this(lesson_id: str, checks: dict[str, bool], **values: str) -> None:
             st.markdown(f"{mark} {t(f'{lesson_id}.task.{tid}', **values)}")
         if newly:
             st.toast(t("ui.task_done"), icon="🎉")
+    share_view()  # here, so that the link follows the demo's fragment reruns
+
+
+def share_view() -> None:
+    """A link that reopens this page with every control as it is now (the
+    controls are bound to the URL, so the current query string is the state)."""
+    params = st.query_params.to_dict() | {"lang": current_lang()}
+    url = f"{st.context.url or ''}?{urlencode(params)}"
+    with st.popover(t("ui.share"), icon=":material/link:"):
+        st.caption(t("ui.share_help"))
+        st.code(url, language=None, wrap_lines=True)
 
 
 def quiz(lesson_id: str, quiz_id: str) -> None:

@@ -1,0 +1,15 @@
+"""Glossary: every term the course uses, each with its own anchor (/glossary#<term>)."""
+
+import streamlit as st
+
+from lesson_core.glossary import TERMS
+from lesson_core.ui import setup_page, t
+from lesson_core.ui.study import anchor
+
+setup_page("glossary")
+st.title(t("glossary.title"))
+st.markdown(t("glossary.intro"))
+for term in TERMS:
+    st.subheader(t(f"glossary.{term}.name"), anchor=anchor(term))
+    st.markdown(f"**{t(f'glossary.{term}.short')}**")
+    st.markdown(t(f"glossary.{term}.long"))
