@@ -30,6 +30,7 @@ class Lesson:
 
 HOME = "streamlit_app.py"
 GLOSSARY = "pages/8_glossary.py"
+PLAYGROUND = "pages/9_playground.py"
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(

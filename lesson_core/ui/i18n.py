@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import threading
 import tomllib
 from pathlib import Path
@@ -82,6 +83,15 @@ def gloss(token: str) -> str:
     """A token as shown: 'ねこ' in Japanese, 'ねこ (cat)' in English."""
     meaning = catalog(current_lang()).get(f"gloss.{token}", "")
     return f"{token} ({meaning})" if meaning else token
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$])")
+
+
+def md_escape(text: str) -> str:
+    """Text a learner typed, made safe to place inside markdown: every markdown,
+    HTML and KaTeX character is backslash-escaped, so it shows exactly as typed."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
 
 
 def pct(x: float, digits: int = 1) -> str:

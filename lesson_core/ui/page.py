@@ -13,6 +13,10 @@ from lesson_core import course, progress
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
 
 PROGRESS_PARAM = "p"
+EXTRA_PAGES = (  # pages after the lessons in the menu: (catalog prefix, path, icon)
+    ("playground", course.PLAYGROUND, ":material/science:"),
+    ("glossary", course.GLOSSARY, ":material/menu_book:"),
+)
 ROOT = Path(__file__).resolve().parent.parent.parent
 
 
@@ -95,13 +99,9 @@ def draw_menu(lang: str, learner: progress.Progress) -> None:
         for lesson in lessons:
             done, total = learner.lesson_counts(lesson)
             page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}")
-        if (ROOT / course.GLOSSARY).exists():
-            st.page_link(
-                course.GLOSSARY,
-                label=t("glossary.menu"),
-                icon=":material/menu_book:",
-                query_params=link_params(),
-            )
+        for name, path, icon in EXTRA_PAGES:
+            if (ROOT / path).exists():
+                st.page_link(path, label=t(f"{name}.menu"), icon=icon, query_params=link_params())
         counts = [learner.lesson_counts(lesson) for lesson in lessons]
         done, total = sum(c[0] for c in counts), sum(c[1] for c in counts)
         st.progress(done / max(total, 1), text=t("home.overall", done=done, total=total))

@@ -6,36 +6,39 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from lesson_core.attention import AttentionResult
 from lesson_core.ui import charts, tables
-from lesson_core.ui.i18n import gloss, num, pct, t, vec
+from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, vec
 
 URL = {"bind": "query-params"}  # widgets whose value a reload or a shared link restores
 
 
 def query_controls(
-    tokens: Sequence[str], default: int, prefix: str, masked: bool = True
+    tokens: Sequence[str], default: int, prefix: str, masked: bool = True, in_url: bool = True
 ) -> tuple[int, bool, float]:
     """The attention explorer's controls: query token, causal-mask switch and
-    scale strength, their values kept in the URL under ``<prefix>_query``,
-    ``<prefix>_mask`` and ``<prefix>_temp``. Returns (query index, masked, temperature)."""
+    scale strength, keyed ``<prefix>_query``, ``<prefix>_mask`` and
+    ``<prefix>_temp`` and kept in the URL (``in_url``) or for the session.
+    Returns (query index, masked, temperature)."""
+    keep = URL if in_url else {"persist_state": "session"}
     query = st.selectbox(
         t("ui.explorer.query_label"),
         range(len(tokens)),
         index=default,
-        format_func=list(tokens).__getitem__,
+        format_func=distinct_labels(tokens).__getitem__,
         key=f"{prefix}_query",
-        **URL,
+        **keep,
     )
     mask = st.toggle(
         t("ui.explorer.mask_label"),
         value=masked,
         help=t("ui.explorer.mask_help"),
         key=f"{prefix}_mask",
-        **URL,
+        **keep,
     )
     temperature = st.slider(
         t("ui.explorer.temp_label"),
@@ -45,9 +48,18 @@ def query_controls(
         0.1,
         help=t("ui.explorer.temp_help"),
         key=f"{prefix}_temp",
-        **URL,
+        **keep,
     )
     return query, mask, temperature
+
+
+def distinct_labels(tokens: Sequence[str]) -> list[str]:
+    """The tokens as labels; when a token occurs twice, every label gets its
+    position ("1 は", "4 は") so that rows and bars never merge."""
+    tokens = list(tokens)
+    if len(set(tokens)) == len(tokens):
+        return tokens
+    return [f"{i + 1} {tok}" for i, tok in enumerate(tokens)]
 
 
 def vector_sliders(axes: Sequence[str], defaults: np.ndarray, prefix: str, bound: float = 3.0) -> np.ndarray:
@@ -74,12 +86,12 @@ def explorer(
     weights as bars and its output vector (in ``side``, next to the controls),
     the step-by-step table, and the full map whose rows can be clicked to
     choose the query. Returns the index of the query's top token."""
-    labels = [gloss(tok) for tok in tokens]
+    labels = [gloss(tok) for tok in distinct_labels(tokens)]
     with side:
-        st.subheader(t("ui.explorer.weights_header", query=labels[query]))
+        st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
         best = weights_bars(labels, result.weights[query], labels[query], "ui.explorer.bars_alt")
         st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
-    st.subheader(t("ui.explorer.table_header", query=labels[query]))
+    st.subheader(t("ui.explorer.table_header", query=md_escape(labels[query])))
     steps_table(labels, keys, result, row=query)
     st.subheader(t("ui.explorer.map_header", n=len(tokens)))
     st.caption(t("ui.explorer.map_help"))
@@ -99,8 +111,8 @@ def weights_bars(labels: Sequence[str], weights: np.ndarray, query: str, alt_key
     st.markdown(
         t(
             "ui.weights_summary",
-            query=query,
-            top=labels[best],
+            query=md_escape(query),
+            top=md_escape(labels[best]),
             top_weight=pct(weights[best]),
             total=num(np.sum(weights), 3),
         )
@@ -132,6 +144,7 @@ def weights_map(
     keys (the bare tokens, so that they fit), the value in every cell and the
     cells the mask blocks in grey. With ``pick_into`` (a widget key), a click
     on a cell selects its row there."""
+    tokens = distinct_labels(tokens)
     labels = [gloss(tok) for tok in tokens]
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
     height = max(220, 34 * len(labels) + 60)
@@ -161,3 +174,22 @@ def compare_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text:
 
 def shapes_table(rows: Sequence[tuple[str, tuple[int, ...], str]]) -> None:
     st.dataframe(tables.shapes(rows), hide_index=True)
+
+
+def vector_editor(
+    tokens: Sequence[str], axes: Sequence[str], start: np.ndarray, key: str, bound: float
+) -> np.ndarray:
+    """A table with one row per token and one number column per feature axis,
+    the tokens shown as plain text. Returns the values as floats, NaN where a
+    cell was emptied.
+
+    Shapes: start [n, d] -> [n, d]"""
+    names = [t(f"axis.{axis}") for axis in axes]
+    frame = pd.DataFrame(np.asarray(start, dtype=float), columns=names)
+    frame.insert(0, t("ui.col.token"), distinct_labels(tokens))
+    config = {
+        name: st.column_config.NumberColumn(min_value=-bound, max_value=bound, step=0.1) for name in names
+    }
+    config[t("ui.col.token")] = st.column_config.TextColumn(disabled=True)
+    edited = st.data_editor(frame, key=key, hide_index=True, column_config=config, num_rows="fixed")
+    return edited[names].to_numpy(dtype=float, na_value=np.nan)

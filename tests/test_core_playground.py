@@ -1,0 +1,45 @@
+"""The playground's input rules."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lesson_core.playground import MAX_TOKENS, bad_cells, default_vectors, tokenize
+
+
+def test_split_on_spaces_and_per_character():
+    assert tokenize("猫 が 魚", per_character=False).tokens == ("猫", "が", "魚")
+    assert tokenize("猫が魚", per_character=True).tokens == ("猫", "が", "魚")
+    assert tokenize("  ", per_character=False).problem == "empty"
+    assert tokenize("", per_character=True).problem == "empty"
+
+
+def test_limits_are_refused_not_cut():
+    assert tokenize(" ".join(["a"] * MAX_TOKENS), False).problem is None
+    assert tokenize(" ".join(["a"] * (MAX_TOKENS + 1)), False).problem == "too_many"
+    assert tokenize("x" * 10_000, True).problem == "too_long"
+
+
+def test_hostile_text_is_kept_as_typed_except_control_characters():
+    assert tokenize("<script>alert(1)</script>", False).tokens == ("<script>alert(1)</script>",)
+    assert tokenize("a\x00b \u202ec", False).tokens == ("ab", "c")
+    assert tokenize("🐱 が", False).tokens == ("🐱", "が")
+
+
+@given(st.text(max_size=300), st.booleans())
+def test_tokenize_never_raises_and_respects_the_limit(text, per_character):
+    result = tokenize(text, per_character)
+    assert (result.problem is None) == bool(result.tokens)
+    assert len(result.tokens) <= MAX_TOKENS
+
+
+def test_bad_cells_names_each_cell():
+    values = np.array([[1.0, np.nan], [np.inf, 1e9], [0.0, -3.0]])
+    assert bad_cells(values) == [(0, 1, "missing"), (1, 0, "range"), (1, 1, "range")]
+    assert bad_cells(np.zeros((2, 4))) == []
+
+
+def test_default_vectors():
+    known = {"猫": np.array([3.0, 0, 0, 0])}
+    np.testing.assert_array_equal(default_vectors(("猫", "犬"), known, 4), [[3, 0, 0, 0], [0, 0, 0, 0]])
+    assert default_vectors((), known, 4).shape == (0, 4)
