@@ -111,3 +111,40 @@ def test_a_completed_task_survives_a_reload(page, app_url):
     page.reload()
     page.wait_for_selector(IDLE, timeout=60_000)
     expect(ticked).to_be_visible(timeout=30_000)
+
+
+def test_two_sessions_never_see_each_others_state(browser, app_url):
+    from playwright.sync_api import expect
+
+    first, second = browser.new_context(), browser.new_context()
+    try:
+        a, b = first.new_page(), second.new_page()
+        open_app(a, f"{app_url}/playground?lang=en")
+        open_app(b, f"{app_url}/playground?lang=en")
+        box = a.get_by_label("Sentence (tokens separated by spaces)")
+        box.fill("いぬ が ほね を かじる")
+        box.press("Enter")
+        expect(a.get_by_text("Weights of かじる")).to_be_visible(timeout=20_000)
+        b.reload()
+        b.wait_for_selector(IDLE, timeout=60_000)
+        expect(b.get_by_text("Weights of だった (was)")).to_be_visible(timeout=20_000)
+        assert b.get_by_label("Sentence (tokens separated by spaces)").input_value().startswith("猫")
+    finally:
+        first.close()
+        second.close()
+
+
+def test_hostile_text_runs_no_script_and_shows_as_typed(page, app_url):
+    from playwright.sync_api import expect
+
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_app(page, f"{app_url}/playground?lang=en")
+    box = page.get_by_label("Sentence (tokens separated by spaces)")
+    hostile = "<img src=x onerror=alert(1)> <script>alert(2)</script> **b**"
+    box.fill(hostile)
+    box.press("Enter")
+    expect(page.get_by_text("Weights of **b**")).to_be_visible(timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert dialogs == []
+    assert page.locator("main img[src='x']").count() == 0
