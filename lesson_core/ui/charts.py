@@ -40,6 +40,17 @@ def _freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
     return spec
 
 
+def _headroom(field: str) -> alt.Chart:
+    """An invisible layer 15 % above the tallest bar, so the value printed on top
+    of it is never cut off by the edge of the chart."""
+    return (
+        alt.Chart()
+        .mark_point(opacity=0)
+        .encode(y=alt.Y("room:Q", aggregate="max", axis=None), x=alt.value(0))
+        .transform_calculate(room="datum.value * 1.15")
+    )
+
+
 @functools.lru_cache(maxsize=64)
 def bar_spec(
     x_title: str, y_title: str, height: int = 240, percent: bool = True, slanted: bool = False
@@ -56,7 +67,7 @@ def bar_spec(
         color=alt.condition("datum.highlight", alt.value(SERIES_COLOURS[1]), alt.value(SERIES_COLOURS[0]))
     )
     text = base.mark_text(dy=-7, fontSize=12).encode(text="text:N")
-    return _freeze(alt.layer(bars, text).properties(height=height))
+    return _freeze(alt.layer(bars, text, _headroom("value:Q")).properties(height=height))
 
 
 def bar_frame(
@@ -98,7 +109,7 @@ def grouped_bar_spec(x_title: str, y_title: str, series_title: str, height: int 
     )
     bars = base.mark_bar().encode(color=colour)
     text = base.mark_text(dy=-7, fontSize=11).encode(text="text:N")
-    return _freeze(alt.layer(bars, text).properties(height=height))
+    return _freeze(alt.layer(bars, text, _headroom("value:Q")).properties(height=height))
 
 
 def grouped_bar_frame(labels: Sequence[str], series: dict[str, np.ndarray], fmt) -> pd.DataFrame:

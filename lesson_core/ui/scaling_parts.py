@@ -1,0 +1,224 @@
+"""Pieces of the scaling lesson: the d_k sweep (measured once per seed) and its
+charts and table. The numbers come from lesson_core.scaling."""
+
+from __future__ import annotations
+
+import functools
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lesson_core.scaling import (
+    DotProductSpread,
+    SpreadSoftmax,
+    dot_product_spread,
+    entropy,
+    max_entropy,
+    mean_jacobian_size,
+    spread_grid,
+)
+from lesson_core.ui import charts
+from lesson_core.ui.i18n import num, pct, t
+
+D_KS = tuple(2**i for i in range(10))  # 1, 2, 4, ..., 512
+N_SAMPLES = 4000  # pairs (q, k) per d_k
+N_SCORES = 12  # scores in the softmax demo
+GRID = spread_grid(0.25, 16.0)  # spreads of the gradient curve, log-spaced
+TYPICAL_DRAWS, TYPICAL_SEED = 1000, 0
+URL = {"bind": "query-params"}
+Y_TICKS = (0.5, 1, 2, 4, 8, 16, 32)  # ticks of the logarithmic spread axis
+COLOURS = (*charts.SERIES_COLOURS, "#1b1f24")  # the last one marks the learner's choice
+
+
+@functools.lru_cache(maxsize=128)
+def dk_sweep(seed: int) -> DotProductSpread:
+    """The d_k sweep for one seed: about 8 million random numbers, so measured once per seed."""
+    sweep = dot_product_spread(np.array(D_KS), N_SAMPLES, np.random.default_rng(seed))
+    for field in (sweep.d_k, sweep.expected, sweep.std_raw, sweep.std_scaled):
+        field.flags.writeable = False  # shared by every session through the cache
+    return sweep
+
+
+@functools.lru_cache(maxsize=1)
+def typical_gradient() -> np.ndarray:
+    """‖J‖_F averaged over many random score patterns, on ``GRID`` (the same for every seed)."""
+    curve = mean_jacobian_size(GRID, N_SCORES, TYPICAL_DRAWS, np.random.default_rng(TYPICAL_SEED))
+    curve.flags.writeable = False
+    return curve
+
+
+def spread_views(sweep: DotProductSpread, d_k: int) -> None:
+    """The sweep as a chart and a table side by side, then the figures of the chosen d_k."""
+    chart, table = st.columns([3, 2], gap="large")
+    with chart:
+        spread_chart(sweep, d_k)
+    with table:
+        spread_table(sweep)
+    i = D_KS.index(d_k)
+    st.markdown(
+        t(
+            "scaling.growth.result",
+            d_k=d_k,
+            raw=num(sweep.std_raw[i]),
+            expected=num(sweep.expected[i]),
+            scaled=num(sweep.std_scaled[i]),
+        )
+    )
+
+
+def spread_chart(sweep: DotProductSpread, d_k: int) -> None:
+    """√d_k, std(q·k) and std(q·k / √d_k) over d_k, both axes logarithmic, the chosen d_k marked."""
+    names = (
+        t("scaling.growth.series_expected"),
+        t("scaling.growth.series_raw"),
+        t("scaling.growth.series_scaled"),
+        t("scaling.growth.series_chosen"),
+    )
+    spec = log_line_spec(
+        t("scaling.growth.x_title"), t("scaling.growth.y_title"), t("ui.col.series"), names, D_KS, Y_TICKS
+    )
+    i = D_KS.index(d_k)
+    measured = {names[0]: sweep.expected, names[1]: sweep.std_raw, names[2]: sweep.std_scaled}
+    lines = charts.line_frame(sweep.d_k, measured)
+    point = charts.line_frame(sweep.d_k[i : i + 1], {names[3]: sweep.std_raw[i : i + 1]}).assign(
+        series_order=3
+    )
+    charts.show(pd.concat([lines, point], ignore_index=True), spec, t("scaling.growth.alt"))
+
+
+def spread_table(sweep: DotProductSpread) -> None:
+    """One row per d_k: √d_k and the two measured spreads."""
+    frame = pd.DataFrame(
+        {
+            "d_k": [str(d) for d in sweep.d_k],
+            "√d_k": [num(x) for x in sweep.expected],
+            t("scaling.growth.col_raw"): [num(x) for x in sweep.std_raw],
+            t("scaling.growth.col_scaled"): [num(x) for x in sweep.std_scaled],
+        }
+    )
+    st.dataframe(frame, hide_index=True)
+
+
+def compare_chart(pair: SpreadSoftmax) -> None:
+    """The weights of the same scores at the chosen spread and at the reference spread
+    (``pair`` rows 0 and 1), side by side, and their top weights in a sentence."""
+    labels = [str(i + 1) for i in range(pair.weights.shape[1])]
+    series = {
+        t("scaling.onehot.series_chosen", spread=num(pair.spreads[0])): pair.weights[0],
+        t("scaling.onehot.series_reference", spread=num(pair.spreads[1])): pair.weights[1],
+    }
+    spec = charts.grouped_bar_spec(t("scaling.onehot.x_title"), t("ui.col.weight"), t("ui.col.series"))
+    frame = charts.grouped_bar_frame(labels, series, lambda w: pct(w, 0))
+    charts.show(
+        frame, spec, t("scaling.onehot.alt", spread=num(pair.spreads[0]), ref=num(pair.spreads[1], 0))
+    )
+    st.markdown(
+        t(
+            "scaling.onehot.result",
+            spread=num(pair.spreads[0]),
+            top=pct(pair.top[0]),
+            ref=num(pair.spreads[1], 0),
+            ref_top=pct(pair.top[1]),
+        )
+    )
+
+
+def gradient_chart(curve: SpreadSoftmax, typical: np.ndarray, chosen: SpreadSoftmax) -> None:
+    """‖J‖_F over the spread on average and for these scores, with the chosen spread marked
+    (``chosen`` rows: the chosen spread, the reference spread), and both sizes in a sentence."""
+    names = (
+        t("scaling.gradient.series_typical", draws=TYPICAL_DRAWS),
+        t("scaling.gradient.series_these", n=curve.weights.shape[1]),
+        t("scaling.gradient.series_chosen"),
+    )
+    ticks = tuple(float(x) for x in curve.spreads[:: len(curve.spreads) // 6])
+    spec = log_line_spec(
+        t("scaling.gradient.x_title"), t("scaling.gradient.y_title"), t("ui.col.series"), names, ticks
+    )
+    lines = charts.line_frame(curve.spreads, {names[0]: typical, names[1]: curve.jacobian_size})
+    point = charts.line_frame(chosen.spreads[:1], {names[2]: chosen.jacobian_size[:1]}).assign(series_order=2)
+    charts.show(pd.concat([lines, point], ignore_index=True), spec, t("scaling.gradient.alt"))
+    st.markdown(
+        t(
+            "scaling.gradient.result",
+            spread=num(chosen.spreads[0]),
+            size=num(chosen.jacobian_size[0], 3),
+            ref=num(chosen.spreads[1], 0),
+            ref_size=num(chosen.jacobian_size[1], 3),
+        )
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def log_line_spec(
+    x_title: str,
+    y_title: str,
+    series_title: str,
+    names: tuple[str, ...],
+    x_ticks: tuple[float, ...],
+    log_y_ticks: tuple[float, ...] = (),
+    height: int = 300,
+) -> dict:
+    """Lines over a logarithmic x axis that spans exactly the data (ticks at ``x_ticks``), one
+    per series in ``names``; the last series is a single large point (the learner's choice),
+    drawn on top. With ``log_y_ticks`` the y axis is logarithmic too.
+    Frame: ``charts.line_frame`` rows with ``series_order`` 0 … len(names) − 1."""
+    last = len(names) - 1
+    colour = alt.Color(
+        "series:N",
+        title=series_title,
+        scale=alt.Scale(domain=list(names), range=[*COLOURS[:last], COLOURS[-1]]),
+        legend=alt.Legend(orient="top", columns=2, labelLimit=320),
+    )
+    if log_y_ticks:
+        y_scale = alt.Scale(type="log", domain=[log_y_ticks[0], log_y_ticks[-1]])
+        y_axis = alt.Axis(values=list(log_y_ticks))
+    else:
+        y_scale, y_axis = alt.Scale(zero=True), alt.Axis()
+    base = alt.Chart().encode(
+        x=alt.X(
+            "x:Q", title=x_title, scale=alt.Scale(type="log", nice=False), axis=alt.Axis(values=list(x_ticks))
+        ),
+        y=alt.Y("y:Q", title=y_title, scale=y_scale, axis=y_axis),
+        color=colour,
+        tooltip=[
+            alt.Tooltip("series:N", title=series_title),
+            alt.Tooltip("x:Q", title=x_title, format=".4~g"),
+            alt.Tooltip("y:Q", title=y_title, format=".4~g"),
+        ],
+    )
+    lines = (
+        base.transform_filter(f"datum.series_order < {last}")
+        .mark_line(point=True)
+        .encode(strokeDash=alt.StrokeDash("series:N", legend=None))
+    )
+    point = base.transform_filter(f"datum.series_order == {last}").mark_point(
+        size=180, filled=True, opacity=1, stroke="white", strokeWidth=1.5
+    )
+    return charts._freeze(alt.layer(lines, point).properties(height=height))
+
+
+def temperature_summary(
+    weights: np.ndarray, unscaled: np.ndarray, h: float, visible: int, t_raw: float
+) -> None:
+    """Entropy and top weight of the weights at the chosen temperature, and the same
+    without the ÷√d_k (temperature ``t_raw``) for comparison."""
+    st.markdown(
+        t(
+            "scaling.temperature.entropy",
+            entropy=num(h),
+            visible=visible,
+            max=num(max_entropy(visible)),
+            top=pct(np.max(weights)),
+        )
+    )
+    st.markdown(
+        t(
+            "scaling.temperature.unscaled",
+            t_raw=num(t_raw, 1),
+            raw_top=pct(np.max(unscaled)),
+            raw_entropy=num(entropy(unscaled)),
+        )
+    )

@@ -1,0 +1,230 @@
+"""Layer 3: the scaling lesson through AppTest, in both languages.
+
+Expected numbers are computed here with plain NumPy (or taken from LESSONS.md),
+never read back from the page."""
+
+import numpy as np
+import pytest
+from conftest import all_text, assert_clean, chart_frames, open_page
+
+PAGE = "pages/3_scaling.py"
+D_KS = [2**i for i in range(10)]
+
+
+def measured_spreads(seed: int, n_samples: int = 4000) -> np.ndarray:
+    """std(q·k) for d_k = 1 ... 512, fresh N(0, 1) pairs per d_k, as the lesson describes."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for d in D_KS:
+        q, k = rng.standard_normal((n_samples, d)), rng.standard_normal((n_samples, d))
+        out.append(np.std(np.sum(q * k, axis=1), ddof=1))
+    return np.array(out)
+
+
+def plain_softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max())
+    return e / e.sum()
+
+
+def scores(seed: int) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(12)
+
+
+def frobenius(p: np.ndarray) -> float:
+    return float(np.linalg.norm(np.diag(p) - np.outer(p, p)))
+
+
+def charts(at):
+    """(d_k sweep, softmax comparison, gradient curve, example C bars)."""
+    frames = chart_frames(at)
+    assert len(frames) == 4
+    return frames
+
+
+def tasks(at) -> set[str]:
+    return {t for t in at.session_state["progress"].tasks if t.startswith("scaling.")}
+
+
+def test_defaults_show_the_measured_spreads(lang):
+    at = open_page(PAGE, lang)
+    assert_clean(at)
+    expected = measured_spreads(0)
+    table = at.dataframe[0].value
+    assert list(table["d_k"]) == [str(d) for d in D_KS]
+    assert list(table.iloc[:, 2]) == [f"{x:.2f}" for x in expected]
+    assert list(table.iloc[:, 3]) == [f"{x / np.sqrt(d):.2f}" for x, d in zip(expected, D_KS, strict=True)]
+    # the measurement agrees with the theory √d_k: 1, 8, 22.6 for d_k = 1, 64, 512
+    np.testing.assert_allclose(expected[[0, 6, 9]], [1.0, 8.0, np.sqrt(512)], rtol=0.05)
+    sweep = charts(at)[0]
+    assert set(sweep["series_order"]) == {0, 1, 2, 3}
+    np.testing.assert_allclose(sweep[sweep["series_order"] == 0]["y"], np.sqrt(D_KS))
+    np.testing.assert_allclose(sweep[sweep["series_order"] == 1]["y"], expected)
+    np.testing.assert_allclose(sweep[sweep["series_order"] == 2]["y"], expected / np.sqrt(D_KS))
+    chosen = sweep[sweep["series_order"] == 3]  # the d_k slider's point, 64 by default
+    assert list(chosen["x"]) == [64.0]
+    np.testing.assert_allclose(chosen["y"], expected[6])
+    # the chosen d_k (64 by default) in a sentence
+    assert f"{expected[6]:.2f}" in all_text(at)
+
+
+def test_defaults_compare_spread_8_with_spread_1(lang):
+    at = open_page(PAGE, lang)
+    z = scores(0)
+    sharp, soft = plain_softmax(8 * z), plain_softmax(z)
+    bars = charts(at)[1]
+    np.testing.assert_allclose(bars[bars["series_order"] == 0]["value"], sharp)
+    np.testing.assert_allclose(bars[bars["series_order"] == 1]["value"], soft)
+    text = all_text(at)
+    assert f"{100 * sharp.max():.1f}%" in text and f"{100 * soft.max():.1f}%" in text
+    assert sharp.max() > 0.9 and soft.max() < 0.5
+
+
+def test_defaults_show_the_gradient_shrinking(lang):
+    at = open_page(PAGE, lang)
+    z = scores(0)
+    curve = charts(at)[2]
+    these = curve[curve["series_order"] == 1]
+    np.testing.assert_allclose(these["x"].iloc[[0, -1]], [0.25, 16.0])
+    for x, y in zip(these["x"], these["y"], strict=True):
+        np.testing.assert_allclose(y, frobenius(plain_softmax(x * z)), rtol=1e-9)
+    point = curve[curve["series_order"] == 2]
+    assert list(point["x"]) == [8.0]
+    np.testing.assert_allclose(point["y"], frobenius(plain_softmax(8 * z)))
+    text = all_text(at)
+    assert f"{frobenius(plain_softmax(z)):.3f}" in text and f"{frobenius(plain_softmax(8 * z)):.3f}" in text
+
+
+def test_defaults_show_example_c_with_entropy(lang):
+    at = open_page(PAGE, lang)
+    bars = charts(at)[3]
+    # LESSONS.md §2/§3: それ with ÷√4, mask on: 猫 18.8 %, 魚 65.7 %, right of それ exactly 0
+    assert list(bars["text"][:7]) == ["18.8%", "1.5%", "65.7%", "1.5%", "6.1%", "2.5%", "3.7%"]
+    assert list(bars["value"][7:]) == [0.0, 0.0, 0.0]
+    p = bars["value"].to_numpy()[:7]
+    text = all_text(at)
+    assert f"{-np.sum(p * np.log2(p)):.2f}" in text  # entropy in bits
+    assert f"{np.log2(7):.2f}" in text  # its maximum for 7 visible tokens
+    # without ÷√d_k (temperature 0.5): softmax of the raw scores q·k
+    q, k = (
+        np.array([1.0, 1.5, 0.0, -1.0]),
+        np.array(
+            [
+                [3, 0, 0, 0],
+                [0, 0, 0, 2],
+                [1, 3, 0, 0],
+                [0, 0, 0, 2],
+                [0, 0.5, 3, 0],
+                [0, 0, 0, 1],
+                [0.3, 0.3, 0, 1],
+            ]
+        ),
+    )
+    raw = plain_softmax(k @ q)
+    assert f"{100 * raw.max():.1f}%" in text
+
+
+def test_english_glosses_and_japanese_does_not():
+    en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
+    assert charts(en)[3]["label"][0] == "猫 (cat)"
+    assert charts(ja)[3]["label"][0] == "猫"
+    assert en.header[0].value != ja.header[0].value
+
+
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+@pytest.mark.parametrize("end", ["low", "high"])
+def test_every_widget_at_its_extremes(lang, end):
+    at = open_page(PAGE, lang)
+    low = end == "low"
+    at.slider(key="sc_dk_seed").set_value(0 if low else 99)
+    at.select_slider(key="sc_dk").set_value(1 if low else 512)
+    at.slider(key="sc_spread").set_value(0.25 if low else 16.0)
+    at.slider(key="sc_seed").set_value(0 if low else 99)
+    at.slider(key="sc_temp").set_value(0.1 if low else 5.0)
+    at.run()
+    assert_clean(at)
+    sweep, bars, curve, example = charts(at)
+    for series in (bars[bars["series_order"] == k] for k in (0, 1)):
+        np.testing.assert_allclose(series["value"].sum(), 1.0)
+    np.testing.assert_allclose(example["value"].sum(), 1.0)
+    np.testing.assert_allclose(
+        bars[bars["series_order"] == 0]["value"],
+        plain_softmax((0.25 if low else 16.0) * scores(0 if low else 99)),
+    )
+    assert list(curve[curve["series_order"] == 2]["x"]) == [0.25 if low else 16.0]
+    if not low:  # seed 99 measures again
+        np.testing.assert_allclose(sweep[sweep["series_order"] == 1]["y"], measured_spreads(99))
+    assert list(sweep[sweep["series_order"] == 3]["x"]) == [1.0 if low else 512.0]
+    assert "nan" not in all_text(at).lower()
+
+
+def test_task_t1_spread_makes_the_top_weight_pass_99_percent():
+    at = open_page(PAGE)
+    assert tasks(at) == set()
+    at.slider(key="sc_spread").set_value(12.0).run()
+    assert plain_softmax(12 * scores(0)).max() < 0.99
+    assert "scaling.t1" not in tasks(at)
+    at.slider(key="sc_spread").set_value(16.0).run()
+    assert plain_softmax(16 * scores(0)).max() > 0.99
+    assert "scaling.t1" in tasks(at)
+    assert at.query_params["p"].startswith("sc.")
+
+
+def test_task_t2_temperature_raises_the_entropy():
+    at = open_page(PAGE)
+    at.slider(key="sc_temp").set_value(2.0).run()  # about 2.45 bits
+    assert "scaling.t2" not in tasks(at)
+    at.slider(key="sc_temp").set_value(3.0).run()  # about 2.65 bits
+    assert "scaling.t2" in tasks(at)
+    # once done it stays done
+    at.slider(key="sc_temp").set_value(0.1).run()
+    assert "scaling.t2" in tasks(at)
+
+
+def test_task_t3_needs_the_first_d_k_above_10():
+    at = open_page(PAGE)
+    at.select_slider(key="sc_dk").set_value(256).run()  # above 10, but not the first
+    assert "scaling.t3" not in tasks(at)
+    at.select_slider(key="sc_dk").set_value(128).run()
+    assert measured_spreads(0)[7] > 10 > measured_spreads(0)[6]
+    assert tasks(at) == {"scaling.t3"}
+
+
+def test_quiz_feedback_right_and_wrong(lang):
+    at = open_page(PAGE, lang)
+    at.radio(key="scaling_q1").set_value(0).run()
+    assert len(at.error) == 1 and not at.success
+    assert "scaling.q1" not in at.session_state["progress"].quizzes
+    at.radio(key="scaling_q1").set_value(2).run()
+    assert len(at.success) == 1 and not at.error
+    assert "scaling.q1" in at.session_state["progress"].quizzes
+    at.radio(key="scaling_q3").set_value(0).run()
+    assert "scaling.q3" in at.session_state["progress"].quizzes
+
+
+def test_state_comes_back_from_a_shared_link():
+    at = open_page(PAGE, "en", {"sc_spread": "2.5", "sc_dk": "128", "sc_temp": "2.0", "sc_seed": "7"})
+    assert at.slider(key="sc_spread").value == 2.5
+    assert at.select_slider(key="sc_dk").value == 128
+    assert at.slider(key="sc_temp").value == 2.0
+    assert at.slider(key="sc_seed").value == 7
+    bars = charts(at)[1]
+    np.testing.assert_allclose(bars[bars["series_order"] == 0]["value"], plain_softmax(2.5 * scores(7)))
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"sc_spread": "nan", "sc_temp": "1e999", "sc_dk": "3", "sc_seed": "-5", "sc_dk_seed": "abc"},
+        {"sc_spread": "-inf", "sc_temp": "0", "sc_dk": "<script>alert(1)</script>", "sc_seed": "1e400"},
+        {"sc_spread": "1000", "sc_temp": "-1", "sc_dk": "", "sc_dk_seed": "100"},
+    ],
+)
+def test_bad_values_in_the_url_fall_back_to_the_defaults(lang, params):
+    at = open_page(PAGE, lang, params)
+    assert_clean(at)
+    assert at.slider(key="sc_spread").value == 8.0
+    assert at.slider(key="sc_temp").value == 1.0
+    assert at.select_slider(key="sc_dk").value == 64
+    assert at.slider(key="sc_seed").value == 0
+    assert at.slider(key="sc_dk_seed").value == 0
+    assert "<script>" not in all_text(at)
