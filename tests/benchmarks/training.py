@@ -1,0 +1,52 @@
+"""Training speed of the capstone's mini GPT with the default configuration.
+
+    python tests/benchmarks/training.py [--repeats 5]
+
+Trains on corpus F (lesson_core.examples.CORPUS) with ``Config()`` several
+times and prints the medians of: Adam steps per second, seconds until the loss
+first reaches LOSS_TARGET, and seconds for the whole default run. Goal: the
+whole run within 10 s on the 2-core machine (aim: 2–5 s or less).
+Compare numbers from one run only: the machine is shared and noisy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from lesson_core.bigram import total_variation
+from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution, train
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    config = Config()
+    print(f"config: {config}  loss target: {LOSS_TARGET}")
+    rates, to_target, totals, target_steps = [], [], [], []
+    for _ in range(args.repeats):
+        result = train(config=config)
+        if result.status != "finished" or result.seconds_to_target is None:
+            sys.exit(f"default training did not reach the target: {result.status} at step {result.step}")
+        rates.append(result.step / result.seconds)
+        to_target.append(result.seconds_to_target)
+        totals.append(result.seconds)
+        target_steps.append(result.target_step)
+    cat, dog = (
+        next_token_distribution(result.params, config, result.vocab, [animal, "は"])
+        for animal in ("ねこ", "いぬ")
+    )
+    print(f"steps per second:          {statistics.median(rates):8.1f}")
+    print(f"seconds to loss target:    {statistics.median(to_target):8.3f}  (step {target_steps[0]})")
+    print(f"seconds for {config.steps} steps:     {statistics.median(totals):8.3f}")
+    print(f"final loss:                {result.final_loss:8.4f}")
+    print(f"TV(after ねこ は, after いぬ は): {total_variation(cat, dog):.3f}")
+
+
+if __name__ == "__main__":
+    main()
