@@ -62,9 +62,10 @@ def candidates(widget, i: int):
     label = widget.options[i]
     yield i
     yield label
+    number = label.replace("−", "-").replace("∞", "inf").replace(",", "")
     try:
-        yield float(label)
-        yield int(label)
+        yield float(number)
+        yield int(number)
     except ValueError:
         pass
 

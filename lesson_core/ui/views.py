@@ -147,7 +147,7 @@ def weights_map(
     tokens = distinct_labels(tokens)
     labels = [gloss(tok) for tok in tokens]
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
-    height = max(220, 34 * len(labels) + 60)
+    height = max(220, 34 * len(labels) + 60, 44 * len(labels) + 110 if len(labels) <= 6 else 0)
     spec = charts.heatmap_spec(
         t("ui.col.key_token"),
         t("ui.col.query"),

@@ -1,0 +1,36 @@
+"""What the causal mask is for: next-token training pairs, and how much
+weight reaches the positions a mask should hide."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+# The values the causal-mask lesson lets the learner add to the hidden scores:
+# the model's -inf, the "very large negative number" of real code, and three
+# that are not large enough.
+MASK_FILLS: tuple[float, ...] = (-np.inf, -1e9, -10.0, -1.0, 0.0)
+
+
+def training_pairs(tokens: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
+    """The next-token questions one sentence gives at once: for every position
+    i >= 1, (tokens[0..i-1], tokens[i]) — what the model may see, and the
+    answer it must give.
+
+    Shapes: tokens [n] -> n - 1 pairs (context of length i, answer)
+    """
+    tokens = tuple(tokens)
+    return [(tokens[:i], tokens[i]) for i in range(1, len(tokens))]
+
+
+def hidden_weight(weights: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """leak_i = sum over j with allowed_ij False of weights_ij: the share of
+    query i's weight that lands on keys it must not see (for the causal mask,
+    the future j > i). Exactly 0 when the mask was filled with -inf.
+
+    Shapes: weights [..., n_q, n_k], allowed [n_q, n_k] (bool) -> [..., n_q]
+    """
+    weights = np.asarray(weights, dtype=float)
+    blocked = ~np.asarray(allowed, dtype=bool)
+    return np.sum(np.where(blocked, weights, 0.0), axis=-1)

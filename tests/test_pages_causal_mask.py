@@ -1,0 +1,243 @@
+"""Layer 3: the causal-mask lesson through AppTest, in both languages.
+
+Expected numbers are worked out here with plain NumPy from the example
+vectors (or taken from LESSONS.md), never read back from the page."""
+
+import numpy as np
+import pytest
+from conftest import all_text, assert_clean, chart_frames, open_page
+
+from lesson_core.examples import DECODER, PRONOUN
+
+PAGE = "pages/4_causal_mask.py"
+FILLS = (-np.inf, -1e9, -10.0, -1.0, 0.0)
+MASK, BEFORE, AFTER, LEAK, BARS, FULL_MAP = range(6)  # the page's charts, in order
+PAIRS, SUMS, STEPS = range(3)  # the page's tables, in order
+CAT, FISH, EAT, IT, FRESH = (PRONOUN.index(tok) for tok in ("猫", "魚", "食べた", "それ", "新鮮"))
+
+
+def softmax_rows(s: np.ndarray) -> np.ndarray:
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def example_b_weights(fill: float) -> np.ndarray:
+    x = DECODER.vectors
+    s = x @ x.T / np.sqrt(3)
+    upper = np.triu(np.ones_like(s, dtype=bool), k=1)
+    return softmax_rows(s + np.where(upper, fill, 0.0))  # + (−∞) gives −∞, never NaN here
+
+
+def example_c_row(query: int, masked: bool) -> np.ndarray:
+    s = PRONOUN.queries[query] @ PRONOUN.vectors.T / 2.0  # √d_k = 2
+    if masked:
+        s[query + 1 :] = -np.inf
+    return softmax_rows(s)
+
+
+def percent(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def tasks(at) -> set[str]:
+    return {task for task in at.session_state["progress"].tasks if task.startswith("causal_mask.")}
+
+
+def test_defaults_pairs_mask_scores_and_row_sums(lang):
+    at = open_page(PAGE, lang)
+    assert_clean(at)
+    # the training pairs of example B (LESSONS.md): わたし → は; わたし は → きょう; ...
+    pairs = at.dataframe[PAIRS].value
+    assert len(pairs) == 5
+    contexts, answers = list(pairs.iloc[:, 1]), list(pairs.iloc[:, 2])
+    if lang == "ja":
+        assert contexts == [
+            "わたし",
+            "わたし は",
+            "わたし は きょう",
+            "わたし は きょう 本",
+            "わたし は きょう 本 を",
+        ]
+        assert answers == ["は", "きょう", "本", "を", "読む"]
+    else:
+        assert contexts[1] == "わたし (I) は (topic marker)" and answers[1] == "きょう (today)"
+    # the mask as 0/1: 15 hidden cells, exactly those right of the diagonal
+    cells = chart_frames(at)[MASK]
+    assert len(cells) == 36
+    hidden = cells[cells["masked"]]
+    assert len(hidden) == 15 and (hidden["col_i"] > hidden["row_i"]).all()
+    assert set(hidden["text"]) == {"0"} and set(cells[~cells["masked"]]["text"]) == {"1"}
+    # scores before and after adding M: the same below the diagonal, −∞ above it
+    x = DECODER.vectors
+    scaled = x @ x.T / np.sqrt(3)
+    before, after = chart_frames(at)[BEFORE], chart_frames(at)[AFTER]
+    assert not before["masked"].any()
+    np.testing.assert_allclose(before["value"], scaled.ravel())
+    assert before["text"].iloc[-1] == "1.26"  # 読む · 読む
+    assert (after[after["masked"]]["text"] == "−∞").all() and after["masked"].sum() == 15
+    visible = after[~after["masked"]]
+    assert list(visible["text"]) == list(before[~after["masked"]]["text"])
+    # the masked weights: upper triangle exactly 0, every row sums to 1
+    weights = chart_frames(at)[LEAK]
+    assert (weights[weights["masked"]]["text"] == "0%").all()
+    expected = example_b_weights(-np.inf)
+    lower = ~weights["masked"]
+    np.testing.assert_allclose(weights["value"][lower], expected.ravel()[lower.to_numpy()], atol=1e-12)
+    sums = at.dataframe[SUMS].value
+    assert list(sums.iloc[:, 1]) == ["1.000"] * 6
+    assert list(sums.iloc[:, 2]) == ["0"] * 6
+
+
+def test_example_c_defaults_to_sore_with_the_mask(lang):
+    at = open_page(PAGE, lang)
+    bars = chart_frames(at)[BARS]
+    np.testing.assert_allclose(bars["value"], example_c_row(IT, masked=True), atol=1e-12)
+    assert list(bars["value"][IT + 1 :]) == [0.0, 0.0, 0.0]  # は 新鮮 だった are hidden from それ
+    text = all_text(at)
+    # LESSONS.md §2: それ gives 魚 65.7 %
+    assert "65.7%" in text
+    # 猫 without the mask: its top two weights go to 食べた and 魚 (fixed text of section 4)
+    cat = example_c_row(CAT, masked=False)
+    assert set(np.argsort(cat)[::-1][:2]) == {FISH, EAT}
+    assert percent(cat[EAT]) in text and percent(cat[FISH]) in text
+    # 新鮮 with the mask sees それ and 魚; それ gives 新鮮 exactly 0
+    fresh = example_c_row(FRESH, masked=True)
+    assert fresh[IT] > 0 and fresh[FISH] > 0
+    assert percent(fresh[IT]) in text and percent(fresh[FISH]) in text
+    assert example_c_row(IT, masked=True)[FRESH] == 0.0
+
+
+@pytest.mark.parametrize("fill", FILLS)
+def test_every_fill_value(lang, fill):
+    at = open_page(PAGE, lang)
+    at.radio(key="cm_fill").set_value(fill).run()
+    assert_clean(at)
+    expected = example_b_weights(fill)
+    weights = chart_frames(at)[LEAK]
+    np.testing.assert_allclose(weights["value"][~weights["masked"]], expected[np.tril_indices(6)], atol=1e-12)
+    sums = at.dataframe[SUMS].value
+    assert list(sums.iloc[:, 1]) == ["1.000"] * 6  # whatever the fill, each row still sums to 1
+    leaks = np.triu(expected, k=1).sum(axis=1)
+    shown = list(sums.iloc[:, 2])
+    if fill <= -1e9:
+        assert shown == ["0"] * 6
+    elif fill == -10.0:  # tiny but not zero: shown with more digits, and "<1%" in the map
+        assert 0 < leaks[0] < 1e-3 and shown[0] == f"{100 * leaks[0]:.3f}%"
+        assert "<1%" in set(weights[weights["masked"]]["text"])
+    else:
+        assert shown[:5] == [percent(v) for v in leaks[:5]] and shown[5] == "0"
+        assert percent(leaks[0]) in all_text(at)
+
+
+def test_fill_zero_is_no_mask_and_leaks_82_percent():
+    at = open_page(PAGE)
+    at.radio(key="cm_fill").set_value(0.0).run()
+    x = DECODER.vectors
+    no_mask = softmax_rows(x @ x.T / np.sqrt(3))
+    weights = chart_frames(at)[LEAK]
+    hidden = weights["masked"].to_numpy()
+    np.testing.assert_allclose(weights["value"][~hidden], no_mask.ravel()[~hidden], atol=1e-12)
+    # the grey cells are labelled with the weight that leaked there
+    assert list(weights["text"][hidden]) == [f"{100 * w:.0f}%" for w in no_mask.ravel()[hidden]]
+    assert at.dataframe[SUMS].value.iloc[0, 2] == "82.0%"  # わたし: 1 − its own weight
+
+
+def test_task_t1_mask_off_and_cat(lang):
+    at = open_page(PAGE, lang)
+    at.toggle(key="cm_mask").set_value(False)
+    at.selectbox(key="cm_query").set_value(CAT).run()
+    assert_clean(at)
+    assert "causal_mask.t1" in tasks(at)
+    bars = chart_frames(at)[BARS].set_index("label")["value"]
+    assert list(np.argsort(bars.to_numpy())[::-1][:2]) == [EAT, FISH]
+    np.testing.assert_allclose(bars.to_numpy(), example_c_row(CAT, masked=False), atol=1e-12)
+    assert not chart_frames(at)[FULL_MAP]["masked"].any()
+    # the note says how much of 猫's weight goes to its right
+    future = 1 - example_c_row(CAT, masked=False)[CAT]
+    assert percent(future) in all_text(at)
+
+
+def test_task_t2_fill_zero():
+    at = open_page(PAGE)
+    assert "causal_mask.t2" not in tasks(at)
+    at.radio(key="cm_fill").set_value(0.0).run()
+    assert "causal_mask.t2" in tasks(at)
+    at.radio(key="cm_fill").set_value(-np.inf).run()  # once done it stays done
+    assert "causal_mask.t2" in tasks(at)
+    assert at.query_params["p"]
+
+
+def test_task_t3_fresh_with_the_mask(lang):
+    at = open_page(PAGE, lang)
+    at.toggle(key="cm_mask").set_value(False)
+    at.selectbox(key="cm_query").set_value(FRESH).run()
+    assert "causal_mask.t3" not in tasks(at)  # the mask must be on
+    at.toggle(key="cm_mask").set_value(True).run()
+    assert "causal_mask.t3" in tasks(at)
+    bars = chart_frames(at)[BARS]["value"].to_numpy()
+    assert bars[IT] > 0 and bars[FISH] > 0 and bars[-1] == 0.0
+
+
+def test_no_task_is_done_on_arrival():
+    assert tasks(open_page(PAGE)) == set()
+
+
+@pytest.mark.parametrize("temperature", [0.1, 5.0])
+def test_widgets_at_their_extremes(lang, temperature):
+    at = open_page(PAGE, lang)
+    at.slider(key="cm_temp").set_value(temperature)
+    for fill in (FILLS[0], FILLS[-1]):
+        at.radio(key="cm_fill").set_value(fill)
+        for masked in (True, False):
+            at.toggle(key="cm_mask").set_value(masked)
+            for query in (0, len(PRONOUN.tokens) - 1):
+                at.selectbox(key="cm_query").set_value(query).run()
+                assert_clean(at)
+                assert abs(chart_frames(at)[BARS]["value"].sum() - 1.0) < 1e-9
+
+
+def test_every_query_token_renders(lang):
+    at = open_page(PAGE, lang)
+    for i in range(len(PRONOUN.tokens)):
+        at.selectbox(key="cm_query").set_value(i).run()
+        assert_clean(at)
+        bars = chart_frames(at)[BARS]["value"].to_numpy()
+        assert np.all(bars[i + 1 :] == 0.0)
+
+
+def test_quiz_right_and_wrong(lang):
+    at = open_page(PAGE, lang)
+    at.radio(key="causal_mask_q2").set_value(0).run()
+    assert len(at.error) == 1 and not at.success
+    assert "causal_mask.q2" not in at.session_state["progress"].quizzes
+    at.radio(key="causal_mask_q2").set_value(2).run()
+    assert len(at.success) == 1 and not at.error
+    for quiz, right in (("q1", 0), ("q3", 1)):
+        at.radio(key=f"causal_mask_{quiz}").set_value(right).run()
+    assert {"causal_mask.q1", "causal_mask.q2", "causal_mask.q3"} <= at.session_state["progress"].quizzes
+
+
+def test_state_comes_back_from_a_shared_link():
+    at = open_page(PAGE, "en", {"cm_fill": "0", "cm_query": "猫", "cm_mask": "false", "cm_temp": "2.0"})
+    assert at.radio(key="cm_fill").value == 0.0
+    assert at.selectbox(key="cm_query").value == CAT
+    assert at.toggle(key="cm_mask").value is False
+    assert at.slider(key="cm_temp").value == 2.0
+    assert at.dataframe[SUMS].value.iloc[0, 2] == "82.0%"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"cm_fill": "<script>alert(1)</script>", "cm_query": "犬"},
+        {"cm_fill": "nan", "cm_temp": "nan", "cm_mask": "maybe"},
+        {"cm_temp": "1e308", "cm_query": "", "cm_fill": "-1e999"},
+        {"cm_query": "猫" * 500, "cm_temp": "-5"},
+    ],
+)
+def test_bad_links_fall_back_to_the_defaults(lang, params):
+    at = open_page(PAGE, lang, params)
+    assert_clean(at)
+    assert at.radio(key="cm_fill").value in FILLS
+    assert 0.1 <= at.slider(key="cm_temp").value <= 5.0
+    assert "<script>" not in all_text(at)
