@@ -67,6 +67,8 @@ def time_slider(at: AppTest, repeats: int, fragment: bool = False) -> float:
     slider = at.slider[0]
     lo, hi = slider.min, slider.max
     values = [lo + (hi - lo) * f for f in (0.25, 0.75)]
+    if isinstance(lo, int):
+        values = [round(v) for v in values]
     for value in values * 3:  # warm caches and imports
         at.slider(key=slider.key).set_value(value).run()
     FRAGMENT_QUEUE[:] = list(at._fragment_storage._fragments) if fragment else []

@@ -1,0 +1,224 @@
+"""The bigram lesson's own views: the corpus the learner can extend, the count
+map, the bigram-versus-corpus comparison and the plain average of example A.
+
+Text a learner typed is only ever shown as plain text (tables, chart labels,
+widget options) or escaped (``md``) inside a catalog sentence.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
+from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
+from lesson_core.ui import charts
+from lesson_core.ui.i18n import gloss, pct, t, vec
+
+ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
+NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
+URL = {"bind": "query-params"}
+MAP_LIMIT = 30  # rows and columns the count map has room for
+Sentence = tuple[str, ...]
+
+# Everything CommonMark lets a backslash escape, so typed text cannot turn into
+# markdown, maths ($), icons or colours (:...:), links or HTML.
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^\"'])")
+
+
+def md(text: str) -> str:
+    """``text`` escaped for st.markdown: shown exactly as typed."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def added_sentences() -> list[Sentence]:
+    """The learner's sentences, kept in st.session_state["bg_added"] only, so they
+    survive moving to another lesson and back."""
+    return [split_sentence(s) for s in st.session_state.setdefault(ADDED, [])]
+
+
+def _add(base: Sequence[Sentence]) -> None:
+    added = list(st.session_state.get(ADDED, []))
+    check = check_sentence(
+        st.session_state.get("bg_new", ""), [*base, *map(split_sentence, added)], len(added)
+    )
+    if check.ok:
+        st.session_state[ADDED] = [*added, " ".join(check.tokens)]
+        st.session_state["bg_new"] = ""
+    st.session_state[NOTICE] = (check.problem or "added", check.values | {"n_added": len(added) + check.ok})
+
+
+def _remove() -> None:
+    gone = st.session_state.get("bg_remove_pick")
+    added = [s for s in st.session_state.get(ADDED, []) if s != gone]
+    st.session_state[ADDED] = added
+    st.session_state[NOTICE] = ("removed", {"n_added": len(added)})
+
+
+def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
+    """The corpus as a table (example F, then the learner's sentences), a form to
+    add a sentence, a control to remove one, and the outcome of the last action."""
+    source = [t("bigram.corpus.from_example")] * len(base) + [t("bigram.corpus.from_you")] * len(added)
+    frame = pd.DataFrame(
+        {
+            t("bigram.corpus.col_sentence"): [" ".join(s) for s in [*base, *added]],
+            t("bigram.corpus.col_tokens"): [len(s) for s in [*base, *added]],
+            t("bigram.corpus.col_source"): source,
+        }
+    )
+    st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
+    st.caption(t("bigram.add.limits", max_tokens=MAX_TOKENS, max_sentences=MAX_SENTENCES, n_added=len(added)))
+    with st.form("bg_add_form", clear_on_submit=False, border=True):
+        st.text_input(t("bigram.add.label"), key="bg_new", placeholder=t("bigram.add.placeholder"))
+        st.form_submit_button(t("bigram.add.button"), key="bg_add", on_click=_add, args=(tuple(base),))
+    code, values = st.session_state.pop(NOTICE, (None, {}))
+    if code in ("added", "removed"):
+        st.success(t(f"bigram.input.{code}", **values))
+    elif code:
+        st.warning(t(f"bigram.input.{code}", **values))
+    mine = st.session_state.get(ADDED, [])
+    if mine:
+        pick, button = st.columns([3, 1], vertical_alignment="bottom")
+        pick.selectbox(t("bigram.add.remove_label"), mine, key="bg_remove_pick")
+        button.button(t("bigram.add.remove_button"), key="bg_remove", on_click=_remove)
+
+
+def _slanted(spec: dict) -> dict:
+    """A copy of a cached spec whose x labels are tilted, so long tokens never overlap."""
+    spec = copy.deepcopy(spec)
+    for layer in spec.get("layer", []):
+        encoding = layer.get("encoding", {})
+        if "x" in encoding:
+            encoding["x"].setdefault("axis", {}).update(labelAngle=-40, labelOverlap=False, labelLimit=150)
+        if "y" in encoding and encoding["y"].get("type") == "nominal":
+            encoding["y"].setdefault("axis", {}).update(labelLimit=190)
+    return spec
+
+
+@functools.lru_cache(maxsize=16)
+def _count_map_spec(x_title: str, y_title: str, colour_title: str, height: int) -> dict:
+    spec = _slanted(charts.heatmap_spec(x_title, y_title, colour_title, "", height=height))
+    spec["width"] = {"step": 25}  # fixed cells: on a narrow screen the map scrolls instead of squeezing
+    spec["layer"][0]["encoding"]["color"]["legend"] = {"orient": "top", "direction": "horizontal"}
+    return spec
+
+
+def count_map(sentences: Sequence[Sentence]) -> None:
+    """The bigram count table: rows = previous token, columns = next token, the
+    count in every cell, the colour = the cell's share of its row (the bigram's
+    probability). At most MAP_LIMIT tokens, the most frequent ones."""
+    model = fit_bigram(sentences)
+    keep = frequent_tokens(sentences, MAP_LIMIT)
+    if len(keep) < len(model.vocab):
+        st.caption(t("bigram.counts.truncated", shown=len(keep), total=len(model.vocab)))
+    tokens = [model.vocab[i] for i in keep]
+    counts, shares = (m[np.ix_(keep, keep)] for m in (model.counts, model.probabilities))
+    spec = _count_map_spec(
+        t("bigram.counts.x_title"),
+        t("bigram.counts.y_title"),
+        t("bigram.counts.colour_title"),
+        max(300, 26 * len(tokens) + 150),
+    )
+    frame = charts.heatmap_frame(
+        [gloss(x) for x in tokens], tokens, shares, counts.astype(str), dark=shares > 0.55
+    )
+    with st.container(height=spec["height"] + 24, border=False):  # scrolls sideways on a phone
+        st.vega_lite_chart(frame, spec, width="content", alt=t("bigram.counts.alt", n=len(model.vocab)))
+
+
+def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = False) -> str:
+    """'いぬ 18.2%, ねこ 9.1%, ひるね 9.1%, さかな 9.1%, and 6 more': the k likeliest
+    tokens of ``p`` and how many more ``p`` gives a chance to. For markdown the
+    tokens are glossed and escaped; ``in_table`` gives bare tokens as plain text."""
+    best = top_k(p, k)
+    if len(best) == 0:
+        return t("bigram.lab.nothing")
+    name = str if in_table else (lambda tok: md(gloss(tok)))
+    words = t("bigram.lab.sep").join(f"{name(vocab[i])} {pct(p[i])}" for i in best)
+    rest = int(np.count_nonzero(p)) - len(best)
+    return words + t("bigram.lab.more", n=rest) if rest > 0 else words
+
+
+@functools.lru_cache(maxsize=16)
+def _compare_spec(x_title: str, y_title: str, series_title: str) -> dict:
+    return _slanted(charts.grouped_bar_spec(x_title, y_title, series_title, height=380))
+
+
+def compare_bars(comp: PrefixComparison) -> None:
+    """The bigram's next-token distribution next to the corpus's, over the tokens
+    either gives a chance to."""
+    shown = comp.shown
+    series = {
+        t("bigram.lab.series_bigram", last=comp.prefix[-1]): comp.bigram[shown],
+        t("bigram.lab.series_corpus", prefix=" ".join(comp.prefix)): comp.corpus[shown],
+    }
+    spec = _compare_spec(t("bigram.lab.x_title"), t("bigram.lab.y_title"), t("bigram.lab.series_title"))
+    frame = charts.grouped_bar_frame([gloss(comp.vocab[i]) for i in shown], series, _bar_text)
+    charts.show(frame, spec, t("bigram.lab.alt", prefix=" ".join(comp.prefix), tv=pct(comp.tv)))
+
+
+def _bar_text(p: float) -> str:
+    return pct(p) if p > 0 else ""
+
+
+def blind_spot_table(comparisons: Sequence[PrefixComparison]) -> None:
+    """One row per prefix ending in the same token: the distance between the
+    bigram and the corpus, what the corpus says, and the bigram's guess (one
+    and the same row each time)."""
+    frame = pd.DataFrame(
+        {
+            t("bigram.blind.col_prefix"): [" ".join(c.prefix) for c in comparisons],
+            t("bigram.blind.col_tv"): [pct(c.tv) for c in comparisons],
+            t("bigram.blind.col_corpus"): [top_text(c.vocab, c.corpus, 3, True) for c in comparisons],
+            t("bigram.blind.col_bigram"): [top_text(c.vocab, c.bigram, 3, True) for c in comparisons],
+        }
+    )
+    st.dataframe(frame, hide_index=True)
+
+
+def prefix_controls(sentences: Sequence[Sentence]) -> tuple[str, ...]:
+    """Choose a sentence of the corpus and how many of its tokens have been
+    read (both kept in the URL); returns the tokens read so far, the prefix."""
+    texts = [" ".join(s) for s in sentences]
+    chosen = st.selectbox(t("bigram.lab.sentence_label"), texts, index=0, key="bg_sentence", **URL)
+    tokens = split_sentence(chosen or texts[0])
+    if len(tokens) < 3:  # a two-token sentence has only one prefix: its first token
+        st.caption(t("bigram.lab.one_prefix"))
+        return tokens[:1]
+    read = st.slider(
+        t("bigram.lab.read_label"),
+        1,
+        len(tokens) - 1,
+        2,
+        help=t("bigram.lab.read_help"),
+        key="bg_read",
+        **URL,
+    )
+    return tokens[: int(read)]
+
+
+def uniform_table(tokens: Sequence[str], vectors: np.ndarray, weights: np.ndarray) -> None:
+    """Example A: every token, its embedding and the weight the plain average gives it."""
+    frame = pd.DataFrame(
+        {
+            t("ui.col.token"): [gloss(x) for x in tokens],
+            t("bigram.uniform.col_embedding"): [vec(v) for v in vectors],
+            t("ui.col.weight"): [pct(w) for w in weights],
+        }
+    )
+    st.dataframe(frame, hide_index=True)
+
+
+def uniform_map(tokens: Sequence[str], weights: np.ndarray) -> None:
+    """The plain average's weights for every position: every row the same."""
+    spec = charts.heatmap_spec(
+        t("bigram.uniform.map_x"), t("bigram.uniform.map_y"), t("ui.col.weight"), "", height=300
+    )
+    frame = charts.weights_frame([gloss(x) for x in tokens], list(tokens), weights, None)
+    charts.show(frame, spec, t("bigram.uniform.map_alt", n=len(tokens)))

@@ -1,0 +1,99 @@
+"""Lesson 1 — what a bigram cannot see, and why a plain average does not fix it (LESSONS.md §1)."""
+
+import streamlit as st
+
+from lesson_core import equal_average
+from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
+from lesson_core.examples import CHAPTER, CORPUS
+from lesson_core.ui import bigram_parts as parts
+from lesson_core.ui import gloss, lesson_footer, num, pct, quizzes, setup_page, t, try_this, vec
+
+LESSON, WA, CAT_WA, DOG_WA = "bigram", "は", ("ねこ", "は"), ("いぬ", "は")
+CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
+
+setup_page(LESSON)
+st.title(t("bigram.title"))
+st.markdown(t("bigram.intro"))
+
+
+@st.fragment
+def corpus_lab() -> None:
+    added = parts.added_sentences()
+    sentences = [*CORPUS, *added]
+    st.header(t("bigram.corpus.header"))
+    st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
+    parts.corpus_editor(CORPUS, added)
+
+    st.header(t("bigram.counts.header"))
+    st.markdown(t("bigram.counts.body"))
+    parts.count_map(sentences)
+
+    st.header(t("bigram.blind.header"))
+    cat, dog = compare_prefix(sentences, CAT_WA), compare_prefix(sentences, DOG_WA)
+    st.markdown(
+        t(
+            "bigram.blind.body",
+            bigram_top=parts.top_text(cat.vocab, cat.bigram),
+            n_wa=cat.n_bigram,
+            cat_top=parts.top_text(cat.vocab, cat.corpus),
+            dog_top=parts.top_text(dog.vocab, dog.corpus),
+            same=pct(total_variation(cat.bigram, dog.bigram)),
+            apart=pct(total_variation(cat.corpus, dog.corpus)),
+            cat_tv=pct(cat.tv),
+            dog_tv=pct(dog.tv),
+        )
+    )
+    parts.blind_spot_table(blind_spot(sentences, WA))
+    st.caption(t("bigram.blind.tv_help"))
+
+    st.header(t("bigram.lab.header"))
+    st.markdown(t("bigram.lab.body"))
+    prefix = parts.prefix_controls(sentences)
+    comp = compare_prefix(sentences, prefix)
+    st.markdown(t("bigram.lab.prefix", prefix=parts.md(" ".join(prefix)), last=parts.md(prefix[-1])))
+    parts.compare_bars(comp)
+    st.markdown(
+        t(
+            "bigram.lab.numbers",
+            last=parts.md(prefix[-1]),
+            n_bigram=comp.n_bigram,
+            bigram_top=parts.top_text(comp.vocab, comp.bigram),
+            n_corpus=comp.n_corpus,
+            corpus_top=parts.top_text(comp.vocab, comp.corpus),
+            tv=pct(comp.tv),
+        )
+    )
+    agree = comp.tv < 1e-9
+    (st.success if agree else st.info)(t("bigram.lab.agree" if agree else "bigram.lab.differ", n=len(prefix)))
+    checks = {
+        "t1": prefix == DOG_WA,
+        "t2": follows(sentences, WA) != follows(CORPUS, WA),
+        "t3": agree and len(prefix) >= 2,
+    }
+    try_this(LESSON, checks)
+
+
+corpus_lab()
+
+st.header(t("bigram.uniform.header"))
+plain, content = equal_average(CHAPTER.vectors), equal_average(CHAPTER.vectors[CONTENT])
+last = len(CHAPTER.tokens) - 1
+st.markdown(t("bigram.uniform.body", n=len(CHAPTER.tokens), each=num(plain.weights[last, 0], 1)))
+parts.uniform_table(CHAPTER.tokens, CHAPTER.vectors, plain.weights[last])
+st.markdown(
+    t(
+        "bigram.uniform.result",
+        wa=gloss(WA),
+        wa_weight=pct(plain.weights[last, CHAPTER.index(WA)]),
+        mixed=vec(plain.output[last]),
+        content=vec(content.output[0]),
+    )
+)
+parts.uniform_map(CHAPTER.tokens, plain.weights)
+st.markdown(t("bigram.uniform.why", mixed=vec(plain.output[0])))
+
+st.header(t("ui.takeaway"))
+st.markdown(t("bigram.end.takeaway"))
+quizzes(LESSON)
+st.info(t("bigram.end.next"))
+lesson_footer(LESSON)

@@ -1,0 +1,288 @@
+"""Layer 3: the bigram lesson through AppTest, in both languages."""
+
+import itertools
+from collections import Counter
+
+import pytest
+from conftest import all_text, assert_clean, chart_frames, open_page
+
+from lesson_core.corpus_input import MAX_SENTENCES
+from lesson_core.examples import CORPUS
+
+PAGE = "pages/1_bigram.py"
+FIRST, DOG, SHORT_END = "ねこ は ひるね が すき", "いぬ は さんぽ が すき", "ねこ が ひるね を する"
+
+
+def pairs(sentences) -> Counter:
+    """Independent recount of corpus F: (previous, next) -> count."""
+    return Counter((a, b) for s in sentences for a, b in itertools.pairwise(s))
+
+
+def after(sentences, prefix) -> Counter:
+    """What follows the whole ``prefix``, counted directly."""
+    m, found = len(prefix), Counter()
+    for s in sentences:
+        for i in range(len(s) - m):
+            if tuple(s[i : i + m]) == tuple(prefix):
+                found[s[i + m]] += 1
+    return found
+
+
+def bars(at) -> dict[str, dict[str, float]]:
+    """The comparison chart as {series order: {bare token: probability}}."""
+    frame = chart_frames(at)[1]
+    out: dict[str, dict[str, float]] = {}
+    for row in frame.itertuples():
+        out.setdefault(("bigram", "corpus")[row.series_order], {})[row.label.split(" (")[0]] = row.value
+    return out
+
+
+def task_done(at, task: str) -> bool:
+    return f"bigram.{task}" in at.session_state["progress"].tasks
+
+
+def add(at, text: str):
+    at.text_input(key="bg_new").input(text)
+    return at.button(key="bg_add").click().run()
+
+
+def test_defaults_show_the_blind_spot(lang):
+    at = open_page(PAGE, lang)
+    assert_clean(at)
+    counts = pairs(CORPUS)
+    wa = {b: n for (a, b), n in counts.items() if a == "は"}
+    assert sum(wa.values()) == 11 and wa["いぬ"] == 2
+    got = bars(at)
+    # the bigram after は: いぬ 2/11, nine other tokens 1/11 each (zero bars are not drawn as text)
+    assert {k: round(v, 6) for k, v in got["bigram"].items() if v > 0} == {
+        b: round(n / 11, 6) for b, n in wa.items()
+    }
+    assert {k for k, v in got["corpus"].items() if v > 0} == set(after(CORPUS, ["ねこ", "は"]))
+    assert all(abs(v - 0.25) < 1e-9 for v in got["corpus"].values() if v > 0)
+    # the は-prefix table: the bigram column is one and the same row; TV 7/11, 7/11, 8/11, 9/11
+    table = at.dataframe[1].value
+    assert list(table.iloc[:, 0]) == ["ねこ は", "いぬ は", "わたし は", "きょう は"]
+    assert table.iloc[:, 3].nunique() == 1
+    assert list(table.iloc[:, 1]) == ["63.6%", "63.6%", "72.7%", "81.8%"]
+    text = all_text(at)
+    assert "**0.0%**" in text and "**100.0%**" in text and "**63.6%**" in text
+
+
+def test_count_map_holds_every_pair(lang):
+    at = open_page(PAGE, lang)
+    cells = chart_frames(at)[0]
+    vocab = list(dict.fromkeys(tok for s in CORPUS for tok in s))
+    assert len(cells) == len(vocab) ** 2 == 21**2
+    counts = pairs(CORPUS)
+    for cell in cells.itertuples():
+        assert cell.text == str(counts[(vocab[cell.row_i], cell.col)])
+    wa_row = cells[cells["row_i"] == vocab.index("は")]
+    assert abs(wa_row["value"].sum() - 1.0) < 1e-9  # the shade is the share of the row
+    assert cells.loc[cells["text"] == "10", "col"].tolist() == ["すき"]  # が -> すき, 10 times
+
+
+def test_english_glosses_and_japanese_does_not():
+    en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
+    assert chart_frames(en)[0]["row"][0] == "ねこ (cat)" and chart_frames(ja)[0]["row"][0] == "ねこ"
+    # the sentence options are bare tokens, so a shared link works in either language
+    assert en.selectbox(key="bg_sentence").options == ja.selectbox(key="bg_sentence").options
+
+
+@pytest.mark.parametrize("sentence", [" ".join(s) for s in CORPUS])
+def test_every_sentence_at_both_ends_of_the_slider(sentence):
+    at = open_page(PAGE, "en")
+    at.selectbox(key="bg_sentence").set_value(sentence).run()
+    slider = at.slider(key="bg_read")
+    assert (slider.min, slider.max) == (1, len(sentence.split()) - 1)
+    for read in (int(slider.min), int(slider.max)):
+        at.slider(key="bg_read").set_value(read).run()
+        assert_clean(at)
+        prefix = sentence.split()[:read]
+        expected = after(CORPUS, prefix)
+        got = {k: v for k, v in bars(at)["corpus"].items() if v > 0}
+        total = sum(expected.values())
+        assert got == pytest.approx({k: n / total for k, n in expected.items()})
+    # read = 1: a one-token prefix is exactly what the bigram sees, so they agree
+    at.slider(key="bg_read").set_value(1).run()
+    assert len(at.success) >= 1 and "0.0%" in all_text(at)
+
+
+def test_slider_at_its_end_reads_the_whole_prefix(lang):
+    at = open_page(PAGE, lang)
+    at.slider(key="bg_read").set_value(4).run()  # ねこ は ひるね が -> ?
+    got = bars(at)
+    gas = {b: n for (a, b), n in pairs(CORPUS).items() if a == "が"}
+    assert got["bigram"]["すき"] == pytest.approx(gas["すき"] / sum(gas.values()))  # 10 / 12
+    assert got["corpus"]["すき"] == 1.0
+    assert "**16.7%**" in all_text(at)  # TV = 1 − 10/12
+
+
+def test_task_t1_dog_prefix(lang):
+    at = open_page(PAGE, lang)
+    assert not task_done(at, "t1")
+    at.selectbox(key="bg_sentence").set_value(DOG).run()
+    assert task_done(at, "t1")
+    got = bars(at)
+    assert {k for k, v in got["corpus"].items() if v > 0} == {"さんぽ", "ボール", "ほね", "はしる"}
+
+
+def test_task_t2_add_a_sentence_changes_the_wa_row(lang):
+    at = open_page(PAGE, lang)
+    add(at, "ねこ は ミルク が すき")
+    assert_clean(at)
+    assert at.session_state["bg_added"] == ["ねこ は ミルク が すき"]
+    assert task_done(at, "t2") and len(at.success) >= 1
+    assert at.text_input(key="bg_new").value == ""
+    cells = chart_frames(at)[0]
+    assert cells[(cells["row"].str.split(" ").str[0] == "は") & (cells["col"] == "ミルク")][
+        "text"
+    ].tolist() == ["1"]
+    # は is now followed 12 times (いぬ 2/12), and ねこ は by five objects (1/5 each)
+    row = at.dataframe[1].value.iloc[0]
+    assert row.iloc[3].startswith("いぬ 16.7%") and row.iloc[2].startswith("ひるね 20.0%")
+    # a sentence without は does not tick it
+    fresh = open_page(PAGE, lang)
+    add(fresh, "ねこ が ミルク を のむ")
+    assert fresh.session_state["bg_added"] == ["ねこ が ミルク を のむ"]
+    assert not task_done(fresh, "t2")
+
+
+def test_task_t3_agreement(lang):
+    at = open_page(PAGE, lang)
+    at.selectbox(key="bg_sentence").set_value(SHORT_END).run()
+    at.slider(key="bg_read").set_value(4).run()  # ねこ が ひるね を -> する, like every を
+    assert task_done(at, "t3")
+    assert "**0.0%**" in all_text(at)
+
+
+def test_one_token_prefix_does_not_count_for_t3():
+    at = open_page(PAGE)
+    at.slider(key="bg_read").set_value(1).run()
+    assert not task_done(at, "t3")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "   \u3000  ",
+        "ねこ",
+        " ".join(["ねこ"] * 500),
+        " ".join(["ね"] * 40),
+        "ねこ は " + "あ" * 40,
+        "ねこ は\x07 すき",
+        FIRST,
+    ],
+    ids=[
+        "empty",
+        "spaces",
+        "one_token",
+        "500_tokens",
+        "40_tokens",
+        "long_token",
+        "control_char",
+        "duplicate",
+    ],
+)
+def test_bad_input_is_explained_and_nothing_is_lost(lang, text):
+    at = open_page(PAGE, lang)
+    add(at, text)
+    assert_clean(at)
+    assert len(at.warning) == 1
+    assert at.session_state["bg_added"] == []
+    assert at.text_input(key="bg_new").value == text  # the learner's text stays for fixing
+    assert len(at.dataframe[0].value) == len(CORPUS)
+
+
+def test_html_and_markdown_stay_plain_text():
+    at = open_page(PAGE, "en")
+    nasty = "<b>x</b> **y** :red[z] $w$"
+    add(at, nasty)
+    assert_clean(at)
+    assert at.session_state["bg_added"] == [nasty]
+    assert at.dataframe[0].value.iloc[-1, 0] == nasty  # shown as typed, in a table
+    at.selectbox(key="bg_sentence").set_value(nasty).run()
+    assert_clean(at)
+    text = all_text(at)
+    assert r"\<b\>x\</b\> \*\*y\*\*" in text  # escaped wherever it enters a sentence
+    assert "<b>" not in text.replace(r"\<b\>", "")
+    assert set(bars(at)["corpus"]) == {":red[z]"}  # chart labels are text, not markdown
+
+
+def test_remove_and_survive_a_page_switch(lang):
+    at = open_page(PAGE, lang)
+    add(at, "ねこ は ミルク が すき")
+    add(at, "いぬ は ごはん が すき")
+    at.switch_page("pages/2_attention.py").run()
+    at.switch_page(PAGE).run()
+    assert at.session_state["bg_added"] == ["ねこ は ミルク が すき", "いぬ は ごはん が すき"]
+    assert len(at.dataframe[0].value) == len(CORPUS) + 2
+    at.selectbox(key="bg_remove_pick").set_value("ねこ は ミルク が すき")
+    at.button(key="bg_remove").click().run()
+    assert_clean(at)
+    assert at.session_state["bg_added"] == ["いぬ は ごはん が すき"]
+    assert len(at.dataframe[0].value) == len(CORPUS) + 1
+    at.button(key="bg_remove").click().run()
+    assert at.session_state["bg_added"] == []
+    assert not at.get("button") or "bg_remove" not in [b.key for b in at.button]
+
+
+def test_the_corpus_is_full_at_the_limit():
+    at = open_page(PAGE)
+    at.session_state["bg_added"] = [f"ねこ は もの{i} が すき" for i in range(MAX_SENTENCES)]
+    at.run()
+    assert_clean(at)
+    assert len(at.dataframe[0].value) == len(CORPUS) + MAX_SENTENCES
+    add(at, "ねこ は ミルク が すき")
+    assert len(at.warning) == 1 and len(at.session_state["bg_added"]) == MAX_SENTENCES
+    # 71 tokens: the count map keeps the 30 most frequent and says so
+    assert len(chart_frames(at)[0]) == 30 * 30
+    assert any("30" in c.value for c in at.caption)
+
+
+def test_a_two_token_sentence_has_one_prefix():
+    at = open_page(PAGE)
+    add(at, "ねこ ねる")
+    at.selectbox(key="bg_sentence").set_value("ねこ ねる").run()
+    assert_clean(at)
+    assert not at.get("slider")
+    assert {k for k, v in bars(at)["corpus"].items() if v > 0} == set(
+        after([*CORPUS, ("ねこ", "ねる")], ["ねこ"])
+    )
+
+
+def test_state_comes_back_from_a_shared_link():
+    at = open_page(PAGE, "en", {"bg_sentence": DOG, "bg_read": "2"})
+    assert at.selectbox(key="bg_sentence").value == DOG
+    assert task_done(at, "t1")
+
+
+def test_a_tampered_link_falls_back_to_the_default():
+    at = open_page(PAGE, "ja", {"bg_sentence": "<script>alert(1)</script>", "bg_read": "999"})
+    assert_clean(at)
+    assert at.selectbox(key="bg_sentence").value == FIRST
+    assert 1 <= at.slider(key="bg_read").value <= 4
+
+
+def test_quiz_feedback_right_and_wrong(lang):
+    at = open_page(PAGE, lang)
+    at.radio(key="bigram_q1").set_value(0).run()
+    assert len(at.error) == 1
+    assert "bigram.q1" not in at.session_state["progress"].quizzes
+    at.radio(key="bigram_q1").set_value(1).run()
+    assert not at.error
+    assert "bigram.q1" in at.session_state["progress"].quizzes
+    at.radio(key="bigram_q2").set_value(0)
+    at.radio(key="bigram_q3").set_value(2).run()
+    assert {"bigram.q2", "bigram.q3"} <= at.session_state["progress"].quizzes
+
+
+def test_uniform_average_of_example_a(lang):
+    at = open_page(PAGE, lang)
+    weights = at.dataframe[2].value
+    assert list(weights.iloc[:, 2]) == ["20.0%"] * 5
+    cells = chart_frames(at)[-1]
+    assert len(cells) == 25 and (cells["value"] == 0.2).all()
+    # mean of the five embeddings: (0.90 + 0.10 + 0.95 + 0.12 + 0.88) / 5 = 0.59, (…) / 5 = 0.37
+    text = all_text(at)
+    assert "**[0.59, 0.37]**" in text and "[0.91, 0.57]" in text
