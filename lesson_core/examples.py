@@ -133,3 +133,33 @@ CORPUS = tuple(
         "きょう は いぬ と さんぽ",
     )
 )
+
+# --- positional encoding lesson (§5) -------------------------------------------
+
+# E's tokens as hand-made 4-D vectors (d_model = 4), used with Q = K = V = X to
+# show that attention without position vectors cannot tell the two orders apart.
+WORD_ORDER_EMBEDDINGS: dict[str, np.ndarray] = {
+    "ねこ": _frozen([[0.9, 0.2, 0.1, 0.0]])[0],
+    "が": _frozen([[0.0, 0.1, 0.0, 0.8]])[0],
+    "いぬ": _frozen([[0.8, 0.0, 0.3, 0.1]])[0],
+    "を": _frozen([[0.1, 0.0, 0.0, 0.9]])[0],
+    "追う": _frozen([[0.2, 0.1, 0.9, 0.1]])[0],
+}
+
+# One token vector placed at positions 0, 1 and 2 (LESSONS.md §5).
+SAME_TOKEN_VECTOR = _frozen([[0.8, 0.2, -0.1, 0.5]])[0]
+SAME_TOKEN_POSITIONS = (0, 1, 2)
+
+# --- multi-head lesson (§6) ----------------------------------------------------
+
+# A "previous token" head on example C, built from positions alone: the key of
+# position j is the one-hot vector e_j ("I am position j"), the query of
+# position i is 10 · e_(i-1) ("I want position i - 1"). 猫 at position 0 has no
+# previous token: its query is all zeros. The values are C's feature vectors,
+# so the head hands each position the features of the token before it.
+PREVIOUS_TOKEN_KEYS = _frozen(np.eye(len(PRONOUN.tokens)).tolist())
+PREVIOUS_TOKEN_QUERIES = _frozen((10.0 * np.eye(len(PRONOUN.tokens), k=-1)).tolist())
+
+# GPT-2 small (LESSONS.md §6): width 768, 12 heads of 64; a 10-token sentence.
+GPT2_SMALL_D_MODEL = 768
+GPT2_SMALL_HEADS = 12

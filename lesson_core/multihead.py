@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,3 +60,145 @@ def multi_head_attention(
         head_outputs=att.output,
         concat=concat,
     )
+
+
+# --- what the multi-head lesson shows -------------------------------------------
+
+
+def divisors(n: int) -> list[int]:
+    """Every h with n % h == 0, ascending: the head counts a width n allows.
+
+    Shapes: -> [number of divisors]
+    """
+    if n < 1:
+        raise ValueError(f"n must be a positive integer, got {n}")
+    return [h for h in range(1, n + 1) if n % h == 0]
+
+
+@dataclass(frozen=True)
+class HeadShapes:
+    """The shape of every step of multi-head attention for n tokens, width
+    d_model and h heads (each a (rows, columns) pair), and the parameter count.
+
+    x, w_q (one head's slice), q (one head), scores / weights (one head),
+    head_output (one head), concat, w_o, output; parameters = 4 · d_model²
+    (W_Q, W_K, W_V, W_O without biases, the same for any h).
+    """
+
+    d_head: int
+    x: tuple[int, int]
+    w_q: tuple[int, int]
+    q: tuple[int, int]
+    scores: tuple[int, int]
+    head_output: tuple[int, int]
+    concat: tuple[int, int]
+    w_o: tuple[int, int]
+    output: tuple[int, int]
+    parameters: int
+
+
+def head_shapes(n: int, d_model: int, n_heads: int) -> HeadShapes:
+    """d_head = d_model / h. Per head: X [n, d_model] W_Q[:, slice] [d_model, d_head]
+    -> Q_h [n, d_head]; Q_h K_hᵀ -> [n, n]; weights V_h -> [n, d_head]. The h
+    outputs side by side -> [n, h · d_head] = [n, d_model]; times W_O [d_model, d_model]
+    -> [n, d_model]. ValueError when h does not divide d_model.
+
+    Shapes: worked out from the sizes alone (no arrays; GPT-2's would be large)
+    """
+    if n_heads < 1 or d_model % n_heads:
+        raise ValueError(f"n_heads must divide d_model={d_model}, got {n_heads}")
+    d_head = d_model // n_heads
+    return HeadShapes(
+        d_head=d_head,
+        x=(n, d_model),
+        w_q=(d_model, d_head),
+        q=(n, d_head),
+        scores=(n, n),
+        head_output=(n, d_head),
+        concat=(n, n_heads * d_head),
+        w_o=(d_model, d_model),
+        output=(n, d_model),
+        parameters=4 * d_model * d_model,
+    )
+
+
+@dataclass(frozen=True)
+class HandMadeHeads:
+    """Several attention heads, each with its own hand-made Q, K, V.
+
+    weights [h, n, n]; outputs [h, n, d_v]; concat [n, h · d_v] = the outputs side by side.
+    """
+
+    weights: np.ndarray
+    outputs: np.ndarray
+    concat: np.ndarray
+
+
+def parallel_heads(
+    queries: Sequence[np.ndarray],
+    keys: Sequence[np.ndarray],
+    values: Sequence[np.ndarray],
+    mask: np.ndarray | None = None,
+) -> HandMadeHeads:
+    """head_i = Attention(Q_i, K_i, V_i), every head on the same n tokens but with
+    its own vectors (each head may use its own d_k); concat = [head_1 | … | head_h].
+
+    Shapes: queries[i] [n, d_k_i], keys[i] [n, d_k_i], values[i] [n, d_v] -> weights [h, n, n],
+    concat [n, h · d_v]
+    """
+    heads = [
+        scaled_dot_product_attention(q, k, v, mask=mask)
+        for q, k, v in zip(queries, keys, values, strict=True)
+    ]
+    outputs = np.stack([h.output for h in heads])
+    return HandMadeHeads(
+        weights=np.stack([h.weights for h in heads]),
+        outputs=outputs,
+        concat=np.concatenate(list(outputs), axis=-1),
+    )
+
+
+def random_projections(d_in: int, d_out: int, rng: np.random.Generator, count: int = 1) -> np.ndarray:
+    """``count`` random matrices W with entries ~ Normal(0, 1/d_in), so that x W
+    keeps roughly the size of x (a common way to start training).
+
+    Shapes: -> [count, d_in, d_out]
+    """
+    return rng.normal(0.0, 1.0 / np.sqrt(d_in), size=(count, d_in, d_out))
+
+
+@dataclass(frozen=True)
+class MultiHeadRun:
+    """Multi-head attention on hand-made features widened to d_model.
+
+    x [n, d_model] = features E; w_q, w_k, w_v, w_o [d_model, d_model]; result (MultiHeadResult).
+    """
+
+    x: np.ndarray
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+    result: MultiHeadResult
+
+
+def random_multi_head(
+    features: np.ndarray,
+    widen: np.ndarray,
+    n_heads: int,
+    rng: np.random.Generator,
+    mask: np.ndarray | None = None,
+) -> MultiHeadRun:
+    """X = features · E (a fixed widening to d_model), four random projections
+    W_Q, W_K, W_V, W_O drawn from ``rng`` (in that order), then
+    MultiHead(X) = Concat(head_1, …, head_h) W_O (see ``multi_head_attention``).
+    ValueError when h does not divide d_model.
+
+    Shapes: features [n, d_in], widen [d_in, d_model] -> x [n, d_model], result.output [n, d_model]
+    """
+    x = np.asarray(features, dtype=float) @ np.asarray(widen, dtype=float)
+    d_model = x.shape[1]
+    if n_heads < 1 or d_model % n_heads:
+        raise ValueError(f"n_heads must divide d_model={d_model}, got {n_heads}")
+    w_q, w_k, w_v, w_o = random_projections(d_model, d_model, rng, count=4)
+    return MultiHeadRun(x, w_q, w_k, w_v, w_o, multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask))

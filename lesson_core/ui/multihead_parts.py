@@ -1,0 +1,242 @@
+"""What the multi-head lesson draws: the two hand-made heads side by side, the
+GPT-2 shapes walk-through and the full computation with random projections."""
+
+from __future__ import annotations
+
+import copy
+import functools
+from collections.abc import Sequence
+
+import numpy as np
+import streamlit as st
+
+from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
+from lesson_core.ui import charts, views
+from lesson_core.ui.i18n import gloss, num, pct, t, vec
+
+URL = {"bind": "query-params"}
+HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
+
+
+@functools.lru_cache(maxsize=8)
+def narrow_heatmap_spec(x_title: str, y_title: str, colour_title: str, legend: str) -> dict:
+    """The shared weights heatmap with its column labels tilted, so that ten
+    tokens fit in a half-width column (two heads side by side)."""
+    spec = copy.deepcopy(charts.heatmap_spec(x_title, y_title, colour_title, legend, height=400))
+    for layer in spec["layer"]:
+        x = layer.get("encoding", {}).get("x", {})
+        if "field" in x:
+            x.setdefault("axis", {}).update(labelAngle=-45, labelAlign="left", labelBaseline="middle")
+    return spec
+
+
+def narrow_weights_map(
+    tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, alt_text: str
+) -> None:
+    """views.weights_map for half a page's width: bare tokens on both axes (the
+    glosses are on the bar chart above), column labels tilted."""
+    spec = narrow_heatmap_spec(
+        t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), t("ui.masked_legend")
+    )
+    charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
+
+
+@functools.lru_cache(maxsize=8)
+def slanted_grouped_bar_spec(x_title: str, y_title: str, series_title: str) -> dict:
+    """The shared grouped bars with tilted labels, so that ten glossed tokens all show."""
+    spec = copy.deepcopy(charts.grouped_bar_spec(x_title, y_title, series_title))
+    for layer in spec["layer"]:
+        x = layer.get("encoding", {}).get("x", {})
+        if "field" in x:  # not the value-only helper layers
+            x.setdefault("axis", {}).update(labelAngle=-35, labelOverlap=False, labelLimit=160)
+    return spec
+
+
+def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
+    """Both heads' weights for one query, side by side per key token."""
+    spec = slanted_grouped_bar_spec(t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.series"))
+    charts.show(charts.grouped_bar_frame(labels, series, pct), spec, alt_text)
+
+
+def head_label(name: str) -> str:
+    return t(f"multi_head.heads.{name}")
+
+
+def query_select(tokens: Sequence[str], default: int) -> int:
+    """The query token of the hand-made heads (the bare token in the URL)."""
+    return st.selectbox(
+        t("multi_head.heads.query_label"),
+        range(len(tokens)),
+        index=default,
+        format_func=list(tokens).__getitem__,
+        key="mh_query",
+        **URL,
+    )
+
+
+def heads_section(
+    tokens: Sequence[str], heads: HandMadeHeads, allowed: np.ndarray, query: int
+) -> tuple[int, int]:
+    """Both heads' weights for the query as bars, a sentence naming each head's
+    top token, the two full maps side by side and the concatenated outputs.
+    Returns each head's top token for the query."""
+    labels = [gloss(tok) for tok in tokens]
+    series = {head_label(name): heads.weights[k, query] for k, name in enumerate(HEAD_NAMES)}
+    head_bars(labels, series, t("multi_head.heads.bars_alt", query=labels[query]))
+    tops = [int(np.argmax(heads.weights[k, query])) for k in range(len(HEAD_NAMES))]
+    st.markdown(
+        t(
+            "multi_head.heads.summary",
+            query=labels[query],
+            top_a=labels[tops[0]],
+            weight_a=pct(heads.weights[0, query, tops[0]]),
+            top_b=labels[tops[1]],
+            weight_b=pct(heads.weights[1, query, tops[1]]),
+        )
+    )
+    for column, k, name in zip(st.columns(2, gap="medium"), range(2), HEAD_NAMES, strict=True):
+        with column:
+            st.subheader(head_label(name))
+            narrow_weights_map(
+                tokens,
+                heads.weights[k],
+                allowed,
+                t("multi_head.heads.map_alt", head=head_label(name), n=len(tokens)),
+            )
+    st.markdown(
+        t(
+            "multi_head.heads.concat",
+            query=labels[query],
+            out_a=vec(heads.outputs[0, query]),
+            out_b=vec(heads.outputs[1, query]),
+            concat=vec(heads.concat[query]),
+            d_concat=heads.concat.shape[1],
+        )
+    )
+    return tops[0], tops[1]
+
+
+def heads_count(options: Sequence[int], default: int, key: str, label: str, help_text: str) -> int:
+    """A head count among the divisors of the width only."""
+    return int(st.select_slider(label, list(options), default, help=help_text, key=key, **URL))
+
+
+def run_controls(
+    options: Sequence[int], d_model: int, default_seed: int, default_heads: int
+) -> tuple[int, int]:
+    """The seed of the random projections and the number of heads of the run."""
+    seed = st.slider(
+        t("multi_head.run.seed_label"),
+        0,
+        99,
+        default_seed,
+        help=t("multi_head.run.seed_help"),
+        key="mh_seed",
+        **URL,
+    )
+    heads = heads_count(
+        options,
+        default_heads,
+        "mh_run_heads",
+        t("multi_head.run.heads_label"),
+        t("multi_head.run.heads_help", d=d_model, options=", ".join(map(str, options))),
+    )
+    return int(seed), heads
+
+
+def gpt2_table(shapes: HeadShapes, n_heads: int) -> None:
+    """The shapes of every step for GPT-2 small, one row per step."""
+    d_head = shapes.d_head
+    views.shapes_table(
+        [
+            ("X", shapes.x, t("multi_head.shapes.x")),
+            ("W_Q⁽ʰ⁾", shapes.w_q, t("multi_head.shapes.w_q")),
+            ("Q_h = X W_Q⁽ʰ⁾", shapes.q, t("multi_head.shapes.q")),
+            ("softmax(Q_h K_hᵀ / √d_head + M)", shapes.scores, t("multi_head.shapes.weights")),
+            ("head_h = (…) V_h", shapes.head_output, t("multi_head.shapes.head")),
+            ("Concat(head_1, …)", shapes.concat, t("multi_head.shapes.concat", h=n_heads, d_head=d_head)),
+            ("W_O", shapes.w_o, t("multi_head.shapes.w_o")),
+            ("Concat(…) W_O", shapes.output, t("multi_head.shapes.out")),
+        ]
+    )
+
+
+def gpt2_section(n: int, d_model: int, n_heads: int, options: Sequence[int]) -> int | None:
+    """The shapes table for n tokens, width d_model and h heads, and what it
+    means; a clear message when h does not divide d_model. Returns d_head."""
+    try:
+        shapes = head_shapes(n, d_model, n_heads)
+    except ValueError:
+        st.error(t("multi_head.shapes.error", d=d_model))
+        return None
+    gpt2_table(shapes, n_heads)
+    st.markdown(
+        t(
+            "multi_head.shapes.result",
+            d=d_model,
+            h=n_heads,
+            d_head=shapes.d_head,
+            params=f"{shapes.parameters:,}",
+            divisors=", ".join(map(str, options)),
+        )
+    )
+    return shapes.d_head
+
+
+def run_table(run: MultiHeadRun, n_heads: int) -> None:
+    """The shapes of every step of the run, each read off a real array."""
+    res = run.result
+    d_head = res.head_outputs.shape[-1]
+    views.shapes_table(
+        [
+            ("X = F E", run.x.shape, t("multi_head.shapes.x")),
+            ("W_Q, W_K, W_V, W_O", run.w_q.shape, t("multi_head.run.w_all")),
+            ("weights", res.weights.shape, t("multi_head.run.weights", h=n_heads, n=res.weights.shape[-1])),
+            ("head_1 … head_h", res.head_outputs.shape, t("multi_head.run.heads", h=n_heads)),
+            ("Concat(head_1, …)", res.concat.shape, t("multi_head.shapes.concat", h=n_heads, d_head=d_head)),
+            ("Concat(…) W_O", res.output.shape, t("multi_head.shapes.out")),
+        ]
+    )
+
+
+def head_tabs(tokens: Sequence[str], run: MultiHeadRun, allowed: np.ndarray) -> None:
+    """One tab per head with its weight map."""
+    weights = run.result.weights
+    for k, tab in enumerate(st.tabs([t("multi_head.run.head_tab", k=k + 1) for k in range(len(weights))])):
+        with tab:
+            views.weights_map(
+                tokens, weights[k], allowed, t("multi_head.run.map_alt", k=k + 1, n=len(tokens))
+            )
+
+
+def matrix_heatmap(
+    tokens: Sequence[str], values: np.ndarray, cols: Sequence[str], x_key: str, alt: str
+) -> None:
+    """A small signed matrix (rows = tokens) with its value in every cell."""
+    spec = charts.heatmap_spec(
+        t(x_key), t("ui.col.token"), t("multi_head.run.value"), "", height=400, diverging=True
+    )
+    texts = np.vectorize(lambda x: num(x, 2))(values)
+    frame = charts.heatmap_frame(
+        list(tokens),
+        cols,
+        values,
+        texts,
+        dark=np.abs(values) > 0.6 * np.abs(values).max(initial=1e-12),
+    )
+    charts.show(frame, spec, alt)
+
+
+def concat_and_output(tokens: Sequence[str], run: MultiHeadRun, n_heads: int) -> None:
+    """The concatenation (columns labelled head:dimension) and the output after W_O."""
+    concat, output = run.result.concat, run.result.output
+    d_head = concat.shape[1] // n_heads
+    left, right = st.columns(2, gap="medium")
+    with left:
+        st.subheader(t("multi_head.run.concat_header"))
+        cols = [f"{j // d_head + 1}:{j % d_head}" for j in range(concat.shape[1])]
+        matrix_heatmap(tokens, concat, cols, "multi_head.run.concat_axis", t("multi_head.run.concat_alt"))
+    with right:
+        st.subheader(t("multi_head.run.output_header"))
+        cols = [str(j) for j in range(output.shape[1])]
+        matrix_heatmap(tokens, output, cols, "multi_head.run.output_axis", t("multi_head.run.output_alt"))

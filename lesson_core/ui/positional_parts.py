@@ -1,0 +1,274 @@
+"""What the positional-encoding lesson draws: the size controls, its tables,
+the waves and the matrix heatmaps (no text in the cells: a 256 × 128 matrix has
+too many), with specs built once and fed new data on every rerun."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import streamlit as st
+
+from lesson_core.positional import (
+    EncodingSizeError,
+    OrderComparison,
+    PlacedToken,
+    PositionMap,
+    pairwise_distances,
+)
+from lesson_core.ui import charts
+from lesson_core.ui.i18n import gloss, num, t, vec
+
+URL = {"bind": "query-params"}
+MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
+D_MODELS = tuple(range(2, 129, 2))  # only even widths: sin and cos come in pairs
+DEFAULT_D_MODEL = 16
+WAVE_DIMS = 4
+WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colour-blind safe
+
+
+def size_controls() -> tuple[int, int]:
+    """Number of positions (slider) and d_model (even values only), kept in the URL."""
+    n = st.slider(
+        t("positional.explore.n_label"),
+        MIN_POSITIONS,
+        MAX_POSITIONS,
+        DEFAULT_POSITIONS,
+        help=t("positional.explore.n_help", lo=MIN_POSITIONS, hi=MAX_POSITIONS),
+        key="pe_n",
+        **URL,
+    )
+    d = st.select_slider(
+        t("positional.explore.d_label"),
+        D_MODELS,
+        DEFAULT_D_MODEL,
+        help=t("positional.explore.d_help"),
+        key="pe_d",
+        **URL,
+    )
+    return int(n), int(d)
+
+
+def size_error(err: EncodingSizeError) -> None:
+    """A size the encoding cannot take, explained in the learner's language."""
+    st.error(t(f"positional.error.{err.reason}", max_n=MAX_POSITIONS, max_d=D_MODELS[-1]))
+
+
+def order_table(tokens_a: Sequence[str], tokens_b: Sequence[str], cmp: OrderComparison) -> None:
+    """Both sentences' outputs matched up by token, with their largest difference."""
+    frame = pd.DataFrame(
+        {
+            t("ui.col.token"): [gloss(tok) for tok in tokens_a],
+            t("positional.col.pos_a"): list(range(len(tokens_a))),
+            t("positional.col.pos_b"): [int(j) for j in cmp.match],
+            t("positional.col.out_a"): [vec(v) for v in cmp.outputs_a],
+            t("positional.col.out_b"): [vec(cmp.outputs_b[j]) for j in cmp.match],
+            t("positional.col.difference"): [num(x, 3) for x in cmp.differences],
+        }
+    )
+    st.dataframe(frame, hide_index=True)
+
+
+def encoding_table(pe: np.ndarray) -> None:
+    """The encoding as numbers: one row per position, one column per dimension."""
+    columns = {t("positional.col.position"): [str(p) for p in range(pe.shape[0])]}
+    for i in range(pe.shape[1]):
+        columns[f"i = {i} ({'sin' if i % 2 == 0 else 'cos'})"] = [num(x, 3) for x in pe[:, i]]
+    st.dataframe(pd.DataFrame(columns), hide_index=True, height="content")
+
+
+def placed_table(placed: PlacedToken) -> None:
+    """The same token at several positions: token + position vector = input."""
+    frame = pd.DataFrame(
+        {
+            t("positional.col.position"): [str(p) for p in placed.positions],
+            t("positional.col.token_vector"): [vec(placed.token) for _ in placed.positions],
+            t("positional.col.position_vector"): [vec(p) for p in placed.position_vectors],
+            t("positional.col.input"): [vec(x) for x in placed.inputs],
+        }
+    )
+    st.dataframe(frame, hide_index=True)
+
+
+@functools.lru_cache(maxsize=16)
+def wave_spec(
+    x_title: str, y_title: str, series_title: str, series: tuple[str, ...], points: bool, height: int = 280
+) -> dict:
+    """Lines of each column named in ``series`` over ``x`` (a wide frame, folded
+    into long form by Vega-Lite: numeric columns only, so the data is cheap to
+    send): four colour-blind-safe colours, sin dimensions solid, cos dashed."""
+    colour = alt.Color(
+        "series:N",
+        title=series_title,
+        scale=alt.Scale(domain=list(series), range=WAVE_COLOURS[: len(series)]),
+        legend=alt.Legend(orient="top"),
+    )
+    dashes = [[1, 0] if i % 2 == 0 else [6, 3] for i in range(len(series))]
+    dash = alt.StrokeDash("series:N", scale=alt.Scale(domain=list(series), range=dashes), legend=None)
+    tooltip = [
+        alt.Tooltip("series:N", title=series_title),
+        alt.Tooltip("x:Q", title=x_title),
+        alt.Tooltip("y:Q", title=y_title, format=".3f"),
+    ]
+    line = (
+        alt.Chart()
+        .transform_fold(list(series), as_=["series", "y"])
+        .mark_line(point=points)
+        .encode(
+            x=alt.X("x:Q", title=x_title),
+            y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[-1, 1])),
+            color=colour,
+            strokeDash=dash,
+            tooltip=tooltip,
+        )
+    )
+    return charts._freeze(line.properties(height=height))
+
+
+def waves(pe: np.ndarray) -> None:
+    """The first (up to) four dimensions of the encoding as waves over position."""
+    n, d = pe.shape
+    dims = min(WAVE_DIMS, d)
+    names = tuple(t("positional.explore.series", i=i, fn="sin" if i % 2 == 0 else "cos") for i in range(dims))
+    frame = pa.table({"x": np.arange(n, dtype=np.int16), **{name: pe[:, i] for i, name in enumerate(names)}})
+    spec = wave_spec(
+        t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 24
+    )
+    charts.show(frame, spec, t("positional.explore.waves_alt", n=n, dims=dims))
+
+
+@functools.lru_cache(maxsize=8)
+def matrix_spec(
+    x_title: str, y_title: str, colour_title: str, unit_range: bool = False, height: int = 360
+) -> dict:
+    """A matrix as coloured cells on numeric axes (row 0 at the top), so that
+    the ticks stay readable for 256 rows; diverging colours centred on 0 (fixed
+    to −1 … 1 with ``unit_range``), the value in the tooltip. Frame: ``matrix_frame``."""
+    scale = (
+        alt.Scale(scheme=charts.DIVERGING, domain=[-1, 1])
+        if unit_range
+        else alt.Scale(scheme=charts.DIVERGING, domainMid=0)
+    )
+    x = alt.X("x0:Q", title=x_title, scale=alt.Scale(nice=False, zero=False), axis=alt.Axis(orient="top"))
+    y = alt.Y("y0:Q", title=y_title, scale=alt.Scale(nice=False, zero=False, reverse=True))
+    tooltip = [
+        alt.Tooltip("row:Q", title=y_title),
+        alt.Tooltip("col:Q", title=x_title),
+        alt.Tooltip("value:Q", title=colour_title, format=".3f"),
+    ]
+    cells = (
+        alt.Chart()
+        .transform_calculate(
+            x0="datum.col - 0.5", x1="datum.col + 0.5", y0="datum.row - 0.5", y1="datum.row + 0.5"
+        )
+        .mark_rect()
+        .encode(
+            x=x,
+            x2="x1:Q",
+            y=y,
+            y2="y1:Q",
+            color=alt.Color("value:Q", title=colour_title, scale=scale),
+            tooltip=tooltip,
+        )
+    )
+    return charts._freeze(cells.properties(height=height))
+
+
+def matrix_frame(values: np.ndarray) -> pa.Table:
+    """Long form of an [n_rows, n_cols] matrix (up to 65 536 cells), built as an
+    Arrow table of compact numeric columns: no pandas conversion on the way to
+    the browser, so a slider move stays cheap."""
+    n_r, n_c = values.shape
+    return pa.table(
+        {
+            "row": np.repeat(np.arange(n_r, dtype=np.int16), n_c),
+            "col": np.tile(np.arange(n_c, dtype=np.int16), n_r),
+            "value": np.asarray(values, dtype=np.float32).ravel(),
+        }
+    )
+
+
+def matrix_map(
+    values: np.ndarray, x_key: str, y_key: str, colour_key: str, alt_text: str, unit_range: bool = False
+) -> None:
+    """Draw a matrix heatmap with catalog axis titles."""
+    spec = matrix_spec(t(x_key), t(y_key), t(colour_key), unit_range)
+    charts.show(matrix_frame(values), spec, alt_text)
+
+
+def waves_section(view: PositionMap) -> None:
+    """The first dimensions as waves, and how fast the fastest and slowest hands turn."""
+    d = view.pe.shape[1]
+    st.subheader(t("positional.explore.waves_header", dims=min(WAVE_DIMS, d)))
+    waves(view.pe)
+    lam, turns = view.wavelengths, view.turns
+    st.markdown(
+        t(
+            "positional.explore.hands" if d > 2 else "positional.explore.hands_single",
+            fast=num(lam[0], 1),
+            fast_turns=num(turns[0], 1),
+            slow_dims=f"{d - 2}, {d - 1}",
+            slow=num(lam[-1], 1),
+            slow_turns=num(turns[-1], 4),
+        )
+    )
+
+
+def maps_section(view: PositionMap) -> None:
+    """The whole encoding, then PE PEᵀ, each as a heatmap with its numbers in words."""
+    n, d = view.pe.shape
+    st.subheader(t("positional.explore.matrix_header"))
+    matrix_map(
+        view.pe,
+        "positional.col.dimension",
+        "positional.col.position",
+        "positional.col.value",
+        t("positional.explore.matrix_alt", n=n, d=d),
+        unit_range=True,
+    )
+    st.subheader(t("positional.explore.similarity_header"))
+    s = view.similarity
+    matrix_map(
+        s,
+        "positional.col.position",
+        "positional.col.position",
+        "positional.col.similarity",
+        t("positional.explore.similarity_alt", n=n),
+    )
+    st.markdown(
+        t(
+            "positional.explore.similarity_body",
+            itself=num(s[0, 0]),
+            near=num(s[0, 1]),
+            far_pos=n - 1,
+            far=num(s[0, -1]),
+        )
+    )
+    i, j = view.closest
+    st.markdown(t("positional.explore.closest", i=i, j=j, distance=num(view.closest_distance, 3)))
+
+
+def same_token_section(placed: PlacedToken) -> None:
+    """One token vector at several positions: the table and how far apart the inputs end up."""
+    st.markdown(
+        t(
+            "positional.same.body",
+            token=vec(placed.token, 1),
+            positions=", ".join(map(str, placed.positions)),
+            d=len(placed.token),
+        )
+    )
+    placed_table(placed)
+    st.markdown(
+        t(
+            "positional.same.result",
+            count=len(placed.positions),
+            first=placed.positions[0],
+            last=placed.positions[-1],
+            distance=num(pairwise_distances(placed.inputs)[0, -1]),
+        )
+    )

@@ -1,0 +1,41 @@
+"""Layer 4: the multi-head lesson in headless Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from apprun import IDLE, open_app
+
+pytestmark = pytest.mark.browser
+
+
+def test_multi_head_page_loads_and_the_head_count_moves_d_head(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/multi_head?lang=en")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    expect(page.locator("h1").first).to_contain_text("Multi-head attention")
+    result = page.get_by_text("Each head is a thin attention").first
+    expect(result).to_contain_text("width 64")
+    # the GPT-2 head count (divisors of 768 only), moved with the keyboard: 12 -> 16
+    slider = page.get_by_role("slider").nth(0)
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(result).to_contain_text("width 48", timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert "mh_heads=16" in page.url
+
+
+def test_seed_slider_changes_the_random_heads(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/multi_head?lang=ja")
+    flat = page.get_by_text("重みの最大は").first
+    expect(flat).to_contain_text("21.3%")
+    seed = page.get_by_role("slider").nth(1)  # the seed, after the GPT-2 head count
+    seed.focus()
+    seed.press("ArrowRight")  # one step: a rerun replaces the slider, so one key per check
+    expect(flat).not_to_contain_text("21.3%", timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert "mh_seed=1" in page.url
+    assert page.locator('[data-testid="stException"]').count() == 0

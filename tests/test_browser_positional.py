@@ -1,0 +1,42 @@
+"""Layer 4: the positional-encoding lesson in headless Chromium."""
+
+from __future__ import annotations
+
+import pytest
+from apprun import IDLE, open_app
+
+pytestmark = pytest.mark.browser
+
+
+def test_positional_page_loads_and_a_slider_moves_a_number(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/positional?lang=en")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    expect(page.locator("h1").first).to_contain_text("Positional encoding")
+    hands = page.get_by_text("turns once every").first
+    expect(hands).to_contain_text("7.8 turns")  # (50 − 1) / 2π
+    # the number of positions, moved with the keyboard: 50 -> 51 (one key per check:
+    # the rerun redraws the slider)
+    slider = page.get_by_role("slider").nth(0)
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(hands).to_contain_text("8.0 turns", timeout=20_000)  # (51 − 1) / 2π = 7.96
+    page.wait_for_selector(IDLE)
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert "pe_n=51" in page.url
+
+
+def test_d_model_moves_in_even_steps(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/positional?lang=ja")
+    hands = page.get_by_text("いちばん遅い針").first
+    expect(hands).to_contain_text("次元 14, 15")
+    slider = page.get_by_role("slider").nth(1)
+    slider.focus()
+    slider.press("ArrowRight")
+    expect(hands).to_contain_text("次元 16, 17", timeout=20_000)  # d_model 16 -> 18
+    page.wait_for_selector(IDLE)
+    assert "pe_d=18" in page.url
+    assert page.locator('[data-testid="stException"]').count() == 0

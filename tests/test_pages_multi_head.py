@@ -1,0 +1,240 @@
+"""Layer 3: the multi-head lesson through AppTest, in both languages."""
+
+import re
+
+import numpy as np
+import pytest
+from conftest import all_text, assert_clean, chart_frames, open_page
+from streamlit.testing.v1 import AppTest
+
+PAGE = "pages/6_multi_head.py"
+TOKENS = ["猫", "が", "魚", "を", "食べた", "。", "それ", "は", "新鮮", "だった"]
+IT = 6
+
+
+def frames(at):
+    """bars, pronoun map, previous map, one map per run head, concat, output."""
+    return chart_frames(at)
+
+
+def head_maps(at):
+    return [f for f in frames(at) if "masked" in f and len(f) == 100]
+
+
+def task_done(at, tid: str) -> bool:
+    return f"multi_head.{tid}" in at.session_state["progress"].tasks
+
+
+def shapes_column(at, table: int) -> list[str]:
+    return list(at.dataframe[table].value.iloc[:, 1])
+
+
+def softmax_rows(s: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    s = np.where(allowed, s, -np.inf)
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def test_defaults_two_heads_side_by_side(lang):
+    at = open_page(PAGE, lang)
+    assert_clean(at)
+    bars = frames(at)[0]
+    pronoun = bars[bars["series_order"] == 0].sort_values("order")["value"].to_numpy()
+    previous = bars[bars["series_order"] == 1].sort_values("order")["value"].to_numpy()
+    # LESSONS.md §2 / §6: それ's pronoun head: 猫 18.8 %, 魚 65.7 %, それ 3.7 %
+    np.testing.assert_allclose(pronoun[[0, 2, 6]], [0.188, 0.657, 0.037], atol=5e-4)
+    # previous-token head, computed here: key one-hot, query 10·e_(i-1), d_k = 10
+    s = np.exp(10 / np.sqrt(10))
+    assert previous[5] == pytest.approx(s / (s + 6))
+    assert int(np.argmax(previous)) == 5  # 。, the token before それ
+    maps = head_maps(at)
+    assert len(maps) >= 2
+    for cells in maps[:2]:
+        masked = cells[cells["masked"]]
+        assert len(masked) == 45 and (masked["col_i"] > masked["row_i"]).all()
+    prev_cells = maps[1]
+    diag = prev_cells[prev_cells["col_i"] == prev_cells["row_i"] - 1]
+    assert (diag["value"] > 0.7).all() and len(diag) == 9
+    text = all_text(at)
+    assert "65.7%" in text and f"{100 * s / (s + 6):.1f}%" in text
+
+
+def test_gpt2_shapes_at_twelve_heads(lang):
+    at = open_page(PAGE, lang)
+    assert at.select_slider(key="mh_heads").value == 12
+    assert shapes_column(at, 0) == [
+        "10 × 768",
+        "768 × 64",
+        "10 × 64",
+        "10 × 10",
+        "10 × 64",
+        "10 × 768",
+        "768 × 768",
+        "10 × 768",
+    ]
+    text = all_text(at)
+    assert "768 / 12 = 64" in text and "2,359,296" in text
+
+
+def test_only_divisors_of_768_can_be_chosen():
+    at = open_page(PAGE)
+    options = [int(o) for o in at.select_slider(key="mh_heads").options]
+    assert options == [h for h in range(1, 769) if 768 % h == 0]
+    assert [int(o) for o in at.select_slider(key="mh_run_heads").options] == [1, 2, 4, 8]
+
+
+@pytest.mark.parametrize(("h", "d_head"), [(1, 768), (768, 1), (24, 32)])
+def test_gpt2_head_count_recomputes_d_head(lang, h, d_head):
+    at = open_page(PAGE, lang)
+    at.select_slider(key="mh_heads").set_value(h).run()
+    assert_clean(at)
+    col = shapes_column(at, 0)
+    assert col[1] == f"768 × {d_head}" and col[4] == f"10 × {d_head}"
+    assert col[5] == "10 × 768"
+    assert f"768 / {h} = {d_head}" in all_text(at)
+
+
+def independent_run(seed: int, h: int) -> np.ndarray:
+    """The run written out again: X = F E, random W's, per-head attention, concat, W_O."""
+    features = np.array(
+        [
+            [3, 0, 0, 0],
+            [0, 0, 0, 2],
+            [1, 3, 0, 0],
+            [0, 0, 0, 2],
+            [0, 0.5, 3, 0],
+            [0, 0, 0, 1],
+            [0.3, 0.3, 0, 1],
+            [0, 0, 0, 2],
+            [0.2, 1, 0, 0],
+            [0, 0, 0.5, 1.5],
+        ]
+    )
+    e = np.random.default_rng(2017).normal(0, 1 / 2, size=(1, 4, 8))[0]
+    x = features @ e
+    w_q, w_k, w_v, w_o = np.random.default_rng(seed).normal(0, 1 / np.sqrt(8), size=(4, 8, 8))
+    allowed = np.tril(np.ones((10, 10), dtype=bool))
+    d = 8 // h
+    outs = []
+    for k in range(h):
+        cut = slice(k * d, (k + 1) * d)
+        q, kk, v = x @ w_q[:, cut], x @ w_k[:, cut], x @ w_v[:, cut]
+        outs.append(softmax_rows(q @ kk.T / np.sqrt(d), allowed) @ v)
+    return np.hstack(outs) @ w_o
+
+
+@pytest.mark.parametrize(("seed", "h"), [(0, 2), (0, 1), (99, 8), (42, 4)])
+def test_run_matches_an_independent_computation(lang, seed, h):
+    at = open_page(PAGE, lang)
+    at.slider(key="mh_seed").set_value(seed)
+    at.select_slider(key="mh_run_heads").set_value(h).run()
+    assert_clean(at)
+    assert len(at.tabs) == h
+    output = frames(at)[-1]
+    grid = output.pivot(index="row_i", columns="col_i", values="value").to_numpy()
+    np.testing.assert_allclose(grid, independent_run(seed, h), atol=1e-9)
+    concat = frames(at)[-2]
+    assert len(concat) == 80
+    assert concat.sort_values(["row_i", "col_i"])["col"].iloc[:8].tolist() == [
+        f"{j // (8 // h) + 1}:{j % (8 // h)}" for j in range(8)
+    ]
+    run_shapes = shapes_column(at, 1)
+    assert run_shapes[2] == f"{h} × 10 × 10" and run_shapes[3] == f"{h} × 10 × {8 // h}"
+    assert run_shapes[4] == "10 × 8" and run_shapes[5] == "10 × 8"
+
+
+def test_every_query_token_renders(lang):
+    at = open_page(PAGE, lang)
+    for i in range(len(TOKENS)):
+        at.selectbox(key="mh_query").set_value(i).run()
+        assert_clean(at)
+        bars = frames(at)[0]
+        for k in (0, 1):
+            assert bars[bars["series_order"] == k]["value"].sum() == pytest.approx(1.0)
+
+
+def test_task_t1_heads_agree_on_a_particle():
+    at = open_page(PAGE)
+    at.selectbox(key="mh_query").set_value(0).run()  # 猫: both look at itself, does not count
+    assert not task_done(at, "t1")
+    at.selectbox(key="mh_query").set_value(3).run()  # を: both heads look most at 魚
+    assert task_done(at, "t1")
+
+
+def test_task_t2_thin_heads():
+    at = open_page(PAGE)
+    at.select_slider(key="mh_heads").set_value(16).run()
+    assert not task_done(at, "t2")
+    at.select_slider(key="mh_heads").set_value(24).run()
+    assert task_done(at, "t2")
+
+
+def test_task_t3_new_seed():
+    at = open_page(PAGE)
+    assert not task_done(at, "t3")
+    before = frames(at)[-1]["value"].to_numpy()
+    at.slider(key="mh_seed").set_value(7).run()
+    assert task_done(at, "t3")
+    assert not np.allclose(frames(at)[-1]["value"].to_numpy(), before)
+
+
+def test_quiz_right_and_wrong(lang):
+    at = open_page(PAGE, lang)
+    at.radio(key="multi_head_q1").set_value(0).run()
+    assert len(at.error) == 1 and not at.success
+    at.radio(key="multi_head_q1").set_value(2).run()
+    assert len(at.success) == 1 and not at.error
+    assert "multi_head.q1" in at.session_state["progress"].quizzes
+
+
+def test_shared_link_restores_the_controls():
+    at = open_page(PAGE, "en", {"mh_query": "を", "mh_heads": "24", "mh_seed": "7", "mh_run_heads": "8"})
+    assert at.selectbox(key="mh_query").value == 3
+    assert at.select_slider(key="mh_heads").value == 24
+    assert at.slider(key="mh_seed").value == 7 and at.select_slider(key="mh_run_heads").value == 8
+    assert len(at.tabs) == 8
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"mh_heads": "5", "mh_run_heads": "3", "mh_seed": "1000", "mh_query": "<script>alert(1)</script>"},
+        {"mh_heads": "0", "mh_run_heads": "-8", "mh_seed": "nan", "mh_query": ""},
+        {"mh_heads": "1e308", "mh_run_heads": "16", "mh_seed": "-1", "mh_query": "ねこ"},
+    ],
+)
+def test_bad_url_values_fall_back_to_the_defaults(lang, params):
+    at = open_page(PAGE, lang, params)
+    assert_clean(at)
+    assert at.select_slider(key="mh_heads").value == 12
+    assert at.select_slider(key="mh_run_heads").value == 2
+    assert at.slider(key="mh_seed").value == 0
+    assert at.selectbox(key="mh_query").value == IT
+
+
+def test_no_placeholder_left_unfilled(lang):
+    at = open_page(PAGE, lang)
+    text = all_text(at)
+    assert not re.search(r"(?<![_^\\])\{[a-z_]+\}", text)
+    for widget in (
+        at.select_slider(key="mh_heads"),
+        at.select_slider(key="mh_run_heads"),
+        at.slider(key="mh_seed"),
+    ):
+        assert widget.help and "{" not in widget.help
+
+
+ERROR_SCRIPT = """
+from lesson_core.ui import multihead_parts as parts
+
+parts.gpt2_section(10, 768, 5, [1, 2, 3])
+"""
+
+
+def test_a_head_count_that_does_not_divide_gets_a_clear_message(lang):
+    at = AppTest.from_string(ERROR_SCRIPT)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception
+    assert len(at.error) == 1 and "768" in at.error[0].value
+    assert not at.dataframe

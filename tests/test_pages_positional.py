@@ -1,0 +1,209 @@
+"""Layer 3: the positional-encoding lesson through AppTest, in both languages."""
+
+import re
+
+import numpy as np
+import pytest
+from conftest import all_text, assert_clean, chart_frames, open_page
+from streamlit.testing.v1 import AppTest
+
+PAGE = "pages/5_positional.py"
+TOKENS = {"ねこ": [0.9, 0.2, 0.1, 0.0], "が": [0.0, 0.1, 0.0, 0.8], "いぬ": [0.8, 0.0, 0.3, 0.1]}
+TOKENS |= {"を": [0.1, 0.0, 0.0, 0.9], "追う": [0.2, 0.1, 0.9, 0.1]}
+A, B = ["ねこ", "が", "いぬ", "を", "追う"], ["いぬ", "が", "ねこ", "を", "追う"]
+
+
+def pe(n: int, d: int) -> np.ndarray:
+    """The encoding written out again, independently of lesson_core."""
+    out = np.zeros((n, d))
+    for pos in range(n):
+        for i in range(d):
+            angle = pos / 10000 ** (2 * (i // 2) / d)
+            out[pos, i] = np.sin(angle) if i % 2 == 0 else np.cos(angle)
+    return out
+
+
+def attend(x: np.ndarray) -> np.ndarray:
+    s = x @ x.T / np.sqrt(x.shape[1])
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    return (w / w.sum(axis=1, keepdims=True)) @ x
+
+
+def fmt(x: float, digits: int = 2) -> str:
+    return f"{x:.{digits}f}".replace("-", "−")
+
+
+def fvec(v) -> str:
+    return "[" + ", ".join(fmt(x) for x in v) + "]"
+
+
+def charts(at):
+    waves, matrix, similarity = chart_frames(at)
+    return waves, matrix, similarity
+
+
+def task_done(at, tid: str) -> bool:
+    return f"positional.{tid}" in at.session_state["progress"].tasks
+
+
+def test_order_blindness_tables(lang):
+    at = open_page(PAGE, lang)
+    assert_clean(at)
+    plain, placed = at.dataframe[0].value, at.dataframe[1].value
+    xa, xb = np.array([TOKENS[t] for t in A]), np.array([TOKENS[t] for t in B])
+    oa, ob = attend(xa), attend(xb)
+    swap = [2, 1, 0, 3, 4]  # where each token of sentence 1 sits in sentence 2
+    # without positions: the same vector for the same token, only the rows differ
+    assert list(plain.iloc[:, 3]) == [fvec(v) for v in oa]
+    assert list(plain.iloc[:, 4]) == [fvec(v) for v in ob[swap]]
+    assert list(plain.iloc[:, 3]) == list(plain.iloc[:, 4])
+    assert list(plain.iloc[:, 5]) == ["0.000"] * 5
+    assert list(plain.iloc[:, 2]) == swap
+    assert fvec(oa[0]) != fvec(ob[0])  # ねこ's output is not in row 0 of sentence 2
+    # with positions: the outputs differ for the same token
+    qa, qb = attend(xa + pe(5, 4)), attend(xb + pe(5, 4))
+    diff = np.abs(qa - qb[swap]).max(axis=1)
+    assert list(placed.iloc[:, 5]) == [fmt(x, 3) for x in diff]
+    assert f"**{fmt(diff.max(), 3)}**" in all_text(at)
+    assert f"**{fmt(0.0, 3)}**" in all_text(at)
+    # every placeholder filled (LaTeX like d_{model} aside)
+    assert not re.search(r"(?<![_^\\])\{[a-z_]+\}", all_text(at))
+
+
+def test_formula_table_and_same_token_table(lang):
+    at = open_page(PAGE, lang)
+    table = at.dataframe[2].value
+    assert table.shape == (12, 9)
+    expected = pe(12, 8)
+    for pos in (0, 1, 7, 11):
+        assert list(table.iloc[pos, 1:]) == [fmt(x, 3) for x in expected[pos]]
+    same = at.dataframe[3].value
+    # LESSONS.md §5: [0.8, 0.2, -0.1, 0.5] + PE(pos) for pos 0, 1, 2 (d_model 4)
+    sums = np.array([0.8, 0.2, -0.1, 0.5]) + pe(3, 4)
+    assert list(same.iloc[:, 3]) == [fvec(v) for v in sums]
+    assert same.iloc[0, 3] == "[0.80, 1.20, −0.10, 1.50]"
+    assert len(set(same.iloc[:, 3])) == 3
+
+
+def test_explorer_charts_at_the_defaults(lang):
+    at = open_page(PAGE, lang)
+    assert at.slider(key="pe_n").value == 50 and at.select_slider(key="pe_d").value == 16
+    for widget in (at.slider(key="pe_n"), at.select_slider(key="pe_d")):
+        assert widget.help and "{" not in widget.help and "{" not in widget.label
+    assert "2" in at.slider(key="pe_n").help and "256" in at.slider(key="pe_n").help
+    waves, matrix, similarity = charts(at)
+    assert waves.shape == (50, 1 + 4) and len(matrix) == 50 * 16 and len(similarity) == 50 * 50
+    expected = pe(50, 16)
+    assert list(waves["x"]) == list(range(50))
+    np.testing.assert_allclose(waves.iloc[:, 1:].to_numpy(), expected[:, :4], atol=1e-12)
+    grid = matrix.pivot(index="row", columns="col", values="value").to_numpy()
+    np.testing.assert_allclose(grid, expected, atol=1e-6)
+    sim = similarity.pivot(index="row", columns="col", values="value").to_numpy()
+    np.testing.assert_allclose(sim, expected @ expected.T, atol=1e-4)
+    text = all_text(at)
+    assert f"**{fmt(8.0)}**" in text and f"**{fmt(expected[0] @ expected[1])}**" in text
+    assert f"**{fmt(2 * np.pi, 1)}**" in text  # the fastest hand's wavelength
+
+
+@pytest.mark.parametrize(("n", "d"), [(2, 2), (2, 128), (256, 2), (256, 128)])
+def test_widgets_at_their_extremes(lang, n, d):
+    at = open_page(PAGE, lang)
+    at.slider(key="pe_n").set_value(n)
+    at.select_slider(key="pe_d").set_value(d).run()
+    assert_clean(at)
+    assert not at.error
+    waves, matrix, similarity = charts(at)
+    assert len(matrix) == n * d and len(similarity) == n * n
+    assert waves.shape == (n, 1 + min(4, d))
+    assert matrix["value"].abs().max() <= 1.0 + 1e-6
+
+
+def test_only_even_d_model_can_be_chosen():
+    at = open_page(PAGE)
+    options = [int(o) for o in at.select_slider(key="pe_d").options]
+    assert options == list(range(2, 129, 2))
+
+
+def test_task_t1_long_run():
+    at = open_page(PAGE)
+    at.slider(key="pe_n").set_value(199).run()
+    assert not task_done(at, "t1")
+    at.slider(key="pe_n").set_value(200).run()
+    assert task_done(at, "t1")
+
+
+def test_task_t2_one_hand_collides():
+    at = open_page(PAGE, params={"pe_n": "40"})
+    at.select_slider(key="pe_d").set_value(2).run()
+    assert not task_done(at, "t2")  # below 45 positions no pair is that close yet
+    at.slider(key="pe_n").set_value(45).run()
+    assert task_done(at, "t2")
+    # positions 0 and 44: 44 ≈ 7 turns of 2π; the distance is 2|sin 22|
+    assert f"**{fmt(2 * abs(np.sin(22)), 3)}**" in all_text(at)
+
+
+def test_task_t3_neighbours_alike():
+    at = open_page(PAGE)
+    assert not task_done(at, "t3")
+    at.select_slider(key="pe_d").set_value(32).run()
+    assert task_done(at, "t3")
+    # once done it stays done
+    at.select_slider(key="pe_d").set_value(8).run()
+    assert task_done(at, "t3")
+
+
+def test_quiz_right_and_wrong(lang):
+    at = open_page(PAGE, lang)
+    at.radio(key="positional_q1").set_value(0).run()
+    assert len(at.error) == 1 and not at.success
+    at.radio(key="positional_q1").set_value(1).run()
+    assert len(at.success) == 1 and not at.error
+    assert "positional.q1" in at.session_state["progress"].quizzes
+
+
+def test_shared_link_restores_the_sizes():
+    at = open_page(PAGE, "en", {"pe_n": "120", "pe_d": "64"})
+    assert at.slider(key="pe_n").value == 120 and at.select_slider(key="pe_d").value == 64
+    assert len(charts(at)[1]) == 120 * 64
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"pe_n": "100000", "pe_d": "7"},
+        {"pe_n": "0", "pe_d": "0"},
+        {"pe_n": "-5", "pe_d": "130"},
+        {"pe_n": "<script>alert(1)</script>", "pe_d": "nan"},
+        {"pe_n": "1e308", "pe_d": "1e308"},
+    ],
+)
+def test_bad_url_values_fall_back_to_the_defaults(lang, params):
+    at = open_page(PAGE, lang, params)
+    assert_clean(at)
+    assert at.slider(key="pe_n").value == 50 and at.select_slider(key="pe_d").value == 16
+
+
+ERROR_SCRIPT = """
+import streamlit as st
+from lesson_core.positional import encoding_explorer, EncodingSizeError
+from lesson_core.ui import positional_parts as parts
+
+for n, d in [(10, 7), (0, 4), (100000, 4)]:
+    try:
+        encoding_explorer(n, d)
+    except EncodingSizeError as err:
+        parts.size_error(err)
+"""
+
+
+def test_sizes_the_core_rejects_get_a_clear_message(lang):
+    at = AppTest.from_string(ERROR_SCRIPT)
+    at.query_params["lang"] = lang
+    at.run()
+    assert not at.exception
+    messages = [e.value for e in at.error]
+    assert len(messages) == 3
+    assert "d_model" in messages[0]
+    assert "2" in messages[1]
+    assert "256" in messages[2] and "128" in messages[2]
+    assert all("{" not in m and "Error" not in m for m in messages)
