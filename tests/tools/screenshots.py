@@ -16,7 +16,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app
 from playwright.sync_api import sync_playwright
 
-from lesson_core.course import LESSONS
+from lesson_core.ui.page import EXTRA_PAGES, available_lessons
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
@@ -27,7 +27,8 @@ def url_path(page: str) -> str:
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in LESSONS}
+    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in available_lessons()}
+    pages |= {name: url_path(path) for name, path, _ in EXTRA_PAGES if (ROOT / path).exists()}
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for size, (width, height) in SIZES.items():
