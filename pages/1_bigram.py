@@ -6,7 +6,7 @@ from lesson_core import equal_average
 from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
 from lesson_core.examples import CHAPTER, CORPUS
 from lesson_core.ui import bigram_parts as parts
-from lesson_core.ui import gloss, lesson_footer, num, pct, quizzes, setup_page, t, try_this, vec
+from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, vec
 
 LESSON, WA, CAT_WA, DOG_WA = "bigram", "は", ("ねこ", "は"), ("いぬ", "は")
 CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
@@ -92,8 +92,4 @@ st.markdown(
 parts.uniform_map(CHAPTER.tokens, plain.weights)
 st.markdown(t("bigram.uniform.why", mixed=vec(plain.output[0])))
 
-st.header(t("ui.takeaway"))
-st.markdown(t("bigram.end.takeaway"))
-quizzes(LESSON)
-st.info(t("bigram.end.next"))
-lesson_footer(LESSON)
+lesson_end(LESSON)

@@ -6,7 +6,7 @@ import streamlit as st
 from lesson_core import causal_mask, equal_average, linear_map, residual
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import CHAPTER, LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, PRONOUN, TOY
-from lesson_core.ui import gloss, lesson_footer, maths, num, pct, quizzes, setup_page, t, try_this, vec, views
+from lesson_core.ui import gloss, lesson_end, maths, num, pct, setup_page, t, try_this, vec, views
 from lesson_core.ui.study import terms
 
 LESSON, SHARP_TARGET = "attention", 0.95
@@ -113,8 +113,4 @@ st.markdown(
     )
 )
 
-st.header(t("ui.takeaway"))
-st.markdown(t("attention.end.takeaway"))
-quizzes(LESSON)
-st.info(t("attention.end.next"))
-lesson_footer(LESSON)
+lesson_end(LESSON)

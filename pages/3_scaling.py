@@ -7,7 +7,7 @@ from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import PRONOUN
 from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
-from lesson_core.ui import gloss, lesson_footer, num, pct, quizzes, setup_page, t, try_this, views
+from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, views
 from lesson_core.ui import scaling_parts as parts
 from lesson_core.ui.scaling_parts import URL
 
@@ -58,16 +58,7 @@ def scaling_demo() -> None:
     st.caption(t("ui.hand_made"))
     controls, side = st.columns([1, 2], gap="large")
     with controls:
-        temperature = st.slider(
-            t("ui.explorer.temp_label"),
-            0.1,
-            5.0,
-            1.0,
-            0.1,
-            key="sc_temp",
-            help=t("ui.explorer.temp_help"),
-            **URL,
-        )
+        temperature = views.temperature_slider("sc_temp")
     weights = attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=temperature).weights[IT]
     t_raw = unscaled_temperature(D_K)
     unscaled = attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=t_raw).weights[IT]
@@ -88,8 +79,4 @@ def scaling_demo() -> None:
 
 scaling_demo()
 
-st.header(t("ui.takeaway"))
-st.markdown(t("scaling.end.takeaway"))
-quizzes(LESSON)
-st.info(t("scaling.end.next"))
-lesson_footer(LESSON)
+lesson_end(LESSON)

@@ -8,7 +8,7 @@ from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN
 from lesson_core.masking import MASK_FILLS, hidden_weight
 from lesson_core.ui import causal_parts as parts
-from lesson_core.ui import gloss, lesson_footer, pct, quizzes, setup_page, t, try_this, views
+from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this, views
 from lesson_core.ui.study import terms
 
 LESSON = "causal_mask"
@@ -105,8 +105,4 @@ def mask_demo() -> None:
 
 mask_demo()
 
-st.header(t("ui.takeaway"))
-st.markdown(t("causal_mask.end.takeaway"))
-quizzes(LESSON)
-st.info(t("causal_mask.end.next"))
-lesson_footer(LESSON)
+lesson_end(LESSON)

@@ -10,7 +10,7 @@ from lesson_core.positional import (
     sinusoidal_encoding,
     token_at_positions,
 )
-from lesson_core.ui import gloss, lesson_footer, num, quizzes, setup_page, t, try_this
+from lesson_core.ui import gloss, lesson_end, num, setup_page, t, try_this
 from lesson_core.ui import positional_parts as parts
 
 LESSON, TABLE_SIZE = "positional", (12, 8)
@@ -91,8 +91,4 @@ parts.same_token_section(token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITI
 st.header(t("positional.clock.header"))
 st.markdown(t("positional.clock.body"))
 
-st.header(t("ui.takeaway"))
-st.markdown(t("positional.end.takeaway"))
-quizzes(LESSON)
-st.info(t("positional.end.next"))
-lesson_footer(LESSON)
+lesson_end(LESSON)

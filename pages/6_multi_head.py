@@ -12,7 +12,7 @@ from lesson_core.examples import (
     PRONOUN,
 )
 from lesson_core.multihead import divisors, parallel_heads, random_multi_head, random_projections
-from lesson_core.ui import gloss, lesson_footer, pct, quizzes, setup_page, t, try_this
+from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this
 from lesson_core.ui import multihead_parts as parts
 
 LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0
@@ -95,8 +95,4 @@ heads_demo()
 st.header(t("multi_head.roles.header"))
 st.markdown(t("multi_head.roles.body"))
 
-st.header(t("ui.takeaway"))
-st.markdown(t("multi_head.end.takeaway"))
-quizzes(LESSON)
-st.info(t("multi_head.end.next"))
-lesson_footer(LESSON)
+lesson_end(LESSON)

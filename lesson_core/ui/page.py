@@ -172,6 +172,18 @@ def quizzes(lesson_id: str) -> None:
         quiz(lesson_id, question.id)
 
 
+def lesson_end(lesson_id: str) -> None:
+    """How every lesson ends: the takeaways, the quiz, the question the next
+    lesson answers, and the previous / next links.
+
+    Catalog entries: <lesson>.end.takeaway and <lesson>.end.next."""
+    st.header(t("ui.takeaway"))
+    st.markdown(t(f"{lesson_id}.end.takeaway"))
+    quizzes(lesson_id)
+    st.info(t(f"{lesson_id}.end.next"))
+    lesson_footer(lesson_id)
+
+
 def lesson_footer(lesson_id: str) -> None:
     """Previous / next lesson links (home when there is none)."""
     before, after = course.neighbours(lesson_id, available_lessons())

@@ -40,17 +40,16 @@ def query_controls(
         key=f"{prefix}_mask",
         **keep,
     )
-    temperature = st.slider(
-        t("ui.explorer.temp_label"),
-        0.1,
-        5.0,
-        1.0,
-        0.1,
-        help=t("ui.explorer.temp_help"),
-        key=f"{prefix}_temp",
-        **keep,
-    )
+    temperature = temperature_slider(f"{prefix}_temp", in_url)
     return query, mask, temperature
+
+
+def temperature_slider(key: str, in_url: bool = True) -> float:
+    """The scale-strength knob (an extra divisor of the scores), 0.1 to 5."""
+    keep = URL if in_url else {"persist_state": "session"}
+    return st.slider(
+        t("ui.explorer.temp_label"), 0.1, 5.0, 1.0, 0.1, help=t("ui.explorer.temp_help"), key=key, **keep
+    )
 
 
 def distinct_labels(tokens: Sequence[str]) -> list[str]:

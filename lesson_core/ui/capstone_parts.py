@@ -1,0 +1,646 @@
+"""The capstone's own views: the model's controls and parameter table, live
+training with a per-configuration cache, the next-token comparison with the
+bigram and the corpus, generation, and the trained model's attention maps.
+
+Training is expensive, so a slider move never trains: a configuration is
+trained only when the learner presses the button, and its result is kept in a
+process-wide cache (finished or diverged runs only). Streamlit stops a run by
+raising an exception at the next Streamlit call, i.e. inside the training
+callback, so an interrupted training never reaches the cache.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lesson_core.attention import causal_mask
+from lesson_core.bigram import compare_prefix, top_k, total_variation
+from lesson_core.examples import CORPUS
+from lesson_core.transformer import (
+    BOS,
+    EOS,
+    LOSS_TARGET,
+    Config,
+    TrainResult,
+    Vocab,
+    attention_maps,
+    generate,
+    init_params,
+    next_token_distribution,
+    parameter_count,
+    train,
+    with_bos,
+)
+from lesson_core.ui import charts, views
+from lesson_core.ui.i18n import gloss, md_escape, num, pct, t
+
+URL = {"bind": "query-params"}
+DEFAULT = Config()
+WIDTH = (8, 64, 8)  # d_model: min, max, step (multiples of 8: every one has 1, 2, 4 and 8 heads)
+MAX_HEADS = 8  # more heads than this would not leave room to draw them
+BLOCKS = (1, 2)
+STEPS = (20, 600, 10)
+LEARNING_RATES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
+SEEDS = (0, 999)
+CAT, DOG = ("ねこ", "は"), ("いぬ", "は")
+WA = "は"
+GEN_SEED, GEN_SAMPLES, TEMPERATURE = 0, 3, (0.0, 2.0, 1.0, 0.1)
+SHOW_MIN, SHOW_MAX = 0.02, 12  # bars: tokens some series gives >= 2 %, at most 12
+REDRAW_SECONDS = 0.25  # how often the loss chart and the progress bar are redrawn while training
+FEW_POINTS = 40  # loss curves shorter than this get a dot per step
+HEADS_PER_ROW = 4
+SMALL_MAP_TEXT = 0.1  # cells of the small maps below this weight stay blank
+CACHE_SIZE = 48
+RUNS = "gpt_train_runs"  # trainings this session actually ran (not cache hits)
+HEADS_SEEN = "gpt_heads_seen"  # head counts of finished models this session has seen
+VOCAB = Vocab.from_sentences(CORPUS)
+MARKED = tuple((BOS, *s, EOS) for s in CORPUS)  # the sentences as the model reads them
+
+# Every sentence start in the corpus, from one token up to the whole sentence
+# (after which the only right answer is the end "</s>"), in order of first appearance.
+PREFIXES: tuple[tuple[str, ...], ...] = tuple(
+    dict.fromkeys(tuple(s[:k]) for s in CORPUS for k in range(1, len(s) + 1))
+)
+
+
+# --- controls and the parameter table -------------------------------------------------
+
+
+def _snap(value: float, low: int, high: int, step: int) -> int:
+    """The nearest allowed value (a link or a script may pass anything)."""
+    return int(min(high, max(low, low + step * round((float(value) - low) / step))))
+
+
+def head_options(d_model: int) -> list[int]:
+    """The head counts that divide the width: each head gets d_model / h dimensions."""
+    return [h for h in range(1, MAX_HEADS + 1) if d_model % h == 0]
+
+
+def _nearest(options: Sequence[int], wanted: int) -> int:
+    return min(options, key=lambda h: (abs(h - wanted), -h))
+
+
+def config_controls() -> Config:
+    """Width, heads (only divisors of the width), blocks, steps, learning rate and
+    seed, all kept in the URL. Returns the chosen configuration."""
+    low, high, step = WIDTH
+    d = st.slider(
+        t("capstone.lab.width"),
+        low,
+        high,
+        DEFAULT.d_model,
+        step,
+        help=t("capstone.lab.width_help"),
+        key="gpt_width",
+        **URL,
+    )
+    d = _snap(d, low, high, step)
+    heads = head_options(d)
+    fixed = st.session_state.get("gpt_heads", heads[0]) not in heads
+    if fixed:  # the width changed and the old head count does not divide it
+        st.session_state["gpt_heads"] = _nearest(heads, int(st.session_state["gpt_heads"]))
+    h = st.select_slider(
+        t("capstone.lab.heads"),
+        heads,
+        value=None if fixed else _nearest(heads, DEFAULT.n_heads),
+        help=t("capstone.lab.heads_help", max_heads=MAX_HEADS),
+        key="gpt_heads",
+        **URL,
+    )
+    st.caption(t("capstone.lab.heads_note", d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))))
+    blocks = st.radio(
+        t("capstone.lab.blocks"),
+        BLOCKS,
+        index=BLOCKS.index(DEFAULT.n_blocks),
+        horizontal=True,
+        help=t("capstone.lab.blocks_help"),
+        key="gpt_blocks",
+        **URL,
+    )
+    low, high, step = STEPS
+    steps = st.slider(
+        t("capstone.lab.steps"),
+        low,
+        high,
+        DEFAULT.steps,
+        step,
+        help=t("capstone.lab.steps_help"),
+        key="gpt_steps",
+        **URL,
+    )
+    rate = st.select_slider(
+        t("capstone.lab.rate"),
+        LEARNING_RATES,
+        value=DEFAULT.learning_rate,
+        format_func=lr_text,
+        help=t("capstone.lab.rate_help"),
+        key="gpt_lr",
+        **URL,
+    )
+    seed = st.number_input(
+        t("capstone.lab.seed"),
+        *SEEDS,
+        DEFAULT.seed,
+        1,
+        help=t("capstone.lab.seed_help"),
+        key="gpt_seed",
+        **URL,
+    )
+    return Config(
+        d_model=d,
+        n_heads=int(h),
+        n_blocks=int(blocks or DEFAULT.n_blocks),
+        steps=_snap(steps, low, high, 1),
+        learning_rate=float(rate),
+        seed=_snap(seed if seed is not None else DEFAULT.seed, *SEEDS, 1),
+    )
+
+
+def lr_text(rate: float) -> str:
+    """0.0005 -> '0.0005', 1.0 -> '1' (also the URL value: language-independent)."""
+    return f"{rate:g}"
+
+
+def _shape_text(arrays: Sequence[np.ndarray]) -> str:
+    """'4 × (32 × 32)' for four 32 × 32 matrices; parts with different shapes joined by '+'."""
+    parts: list[tuple[tuple[int, ...], int]] = []
+    for a in arrays:
+        if parts and parts[-1][0] == a.shape:
+            parts[-1] = (a.shape, parts[-1][1] + 1)
+        else:
+            parts.append((a.shape, 1))
+    texts = []
+    for shape, count in parts:
+        dims = " × ".join(map(str, shape))
+        texts.append(dims if count == 1 else f"{count} × ({dims})" if len(shape) > 1 else f"{count} × {dims}")
+    return " + ".join(texts)
+
+
+@functools.lru_cache(maxsize=32)
+def parameter_groups(d_model: int, n_blocks: int) -> tuple[tuple[str, str, int, int], ...]:
+    """(part, shape text, numbers in one block or once, how many times) for every
+    group of parameters, read off freshly initialized weights of this size, then
+    ("total", "", parameter_count, 1)."""
+    params = init_params(
+        Config(d_model=d_model, n_heads=1, n_blocks=n_blocks), len(VOCAB), np.random.default_rng(0)
+    )
+    groups = (
+        ("embed", ("embed",), 1),
+        ("ln", ("b0.ln1.", "b0.ln2."), n_blocks),
+        ("attn", ("b0.attn.",), n_blocks),
+        ("ffn", ("b0.ffn.",), n_blocks),
+        ("final_ln", ("final_ln.",), 1),
+        ("out", ("out.",), 1),
+    )
+    rows = []
+    for part, starts, times in groups:
+        arrays = [a for name, a in params.items() if name.startswith(starts)]
+        rows.append((part, _shape_text(arrays), sum(a.size for a in arrays), times))
+    return (*rows, ("total", "", parameter_count(params), 1))
+
+
+def parameter_table(config: Config) -> int:
+    """What the model is made of, with the number of parameters in each part and
+    in all. Returns the total."""
+    rows = parameter_groups(config.d_model, config.n_blocks)
+    positions = ("positions", f"n × {config.d_model}", 0, 1)
+    rows = (rows[0], positions, *rows[1:])
+    frame = pd.DataFrame(
+        {
+            t("capstone.table.col_part"): [
+                t(f"capstone.table.{part}", blocks=config.n_blocks) for part, *_ in rows
+            ],
+            t("capstone.table.col_shape"): [shape for _, shape, _, _ in rows],
+            t("capstone.table.col_count"): [_count_text(size, times) for _, _, size, times in rows],
+        }
+    )
+    st.table(frame, hide_index=True, border="horizontal")  # a static table: long names wrap
+    return rows[-1][2]
+
+
+def _count_text(size: int, times: int) -> str:
+    return f"{size * times:,}" if times == 1 else f"{times} × {size:,} = {size * times:,}"
+
+
+# --- training with a cache --------------------------------------------------------------
+
+_CACHE: OrderedDict[Config, TrainResult] = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def cached(config: Config) -> TrainResult | None:
+    """The finished (or diverged) result of this exact configuration, if any."""
+    with _LOCK:
+        result = _CACHE.get(config)
+        if result is not None:
+            _CACHE.move_to_end(config)
+    return result
+
+
+def remember(result: TrainResult) -> None:
+    """Keep a result that ran to its end (all steps, or a blow-up); never a stopped one."""
+    if result.status not in ("finished", "diverged"):
+        return
+    with _LOCK:
+        _CACHE[result.config] = result
+        _CACHE.move_to_end(result.config)
+        while len(_CACHE) > CACHE_SIZE:
+            _CACHE.popitem(last=False)
+
+
+def clear_cache() -> None:
+    with _LOCK:
+        _CACHE.clear()
+
+
+@functools.lru_cache(maxsize=64)
+def _loss_spec(x_title: str, y_title: str, series_title: str, steps: int, points: bool) -> dict:
+    """The line chart with its x axis fixed to the whole run, so the curve grows
+    from left to right while training; ``points`` marks every step (so that a run
+    that diverged after a step or two still shows something)."""
+    spec = copy.deepcopy(charts.line_spec(x_title, y_title, series_title, points=points))
+    spec["encoding"]["x"]["scale"]["domain"] = [0, steps]
+    return spec
+
+
+def loss_chart(losses: np.ndarray, steps: int) -> None:
+    """The loss at every step so far, and the target as a flat second line."""
+    x = np.arange(1, len(losses) + 1)
+    frame = charts.line_frame(
+        x,
+        {
+            t("capstone.chart.loss"): np.asarray(losses, dtype=float),
+            t("capstone.chart.target", target=num(LOSS_TARGET)): np.full(len(x), LOSS_TARGET),
+        },
+    )
+    spec = _loss_spec(
+        t("capstone.chart.x"),
+        t("capstone.chart.y"),
+        t("capstone.chart.series"),
+        steps,
+        len(losses) < FEW_POINTS,
+    )
+    charts.show(frame, spec, t("capstone.chart.alt", steps=len(losses), target=num(LOSS_TARGET)))
+
+
+def _train_live(config: Config) -> TrainResult:
+    """Train with a progress bar and a loss chart, redrawn every REDRAW_SECONDS
+    (each redraw is also where Streamlit may stop the run)."""
+    bar = st.progress(0.0, text=t("capstone.train.starting"))
+    chart = st.empty()
+    with chart:
+        loss_chart(np.zeros(0), config.steps)
+    losses: list[float] = []
+    last = [time.perf_counter()]
+
+    def show(step: int, loss: float) -> None:
+        losses.append(loss)
+        now = time.perf_counter()
+        if now - last[0] >= REDRAW_SECONDS or step == config.steps:
+            last[0] = now
+            text = t("capstone.train.progress", step=step, steps=config.steps, loss=num(loss, 3))
+            bar.progress(step / config.steps, text=text)
+            with chart:
+                loss_chart(np.array(losses), config.steps)
+
+    result = train(CORPUS, config, show)
+    bar.empty()
+    with chart:
+        loss_chart(result.losses, config.steps)
+    return result
+
+
+def training(config: Config, pressed: bool) -> TrainResult | None:
+    """The result for ``config``: from the cache when it was trained before, from a
+    live training run when the button was pressed, else None (nothing trained yet)."""
+    result = cached(config)
+    if result is None and not pressed:
+        st.info(t("capstone.train.not_yet"))
+        return None
+    if result is None:
+        result = _train_live(config)
+        remember(result)
+        st.session_state[RUNS] = st.session_state.get(RUNS, 0) + 1
+    else:
+        loss_chart(result.losses, config.steps)
+        st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
+    _status(result)
+    if result.status == "finished":
+        st.session_state.setdefault(HEADS_SEEN, set()).add(config.n_heads)
+    return result
+
+
+def _status(result: TrainResult) -> None:
+    """One clear sentence on how training went; no NaN can reach it (the
+    result's losses are the finite ones)."""
+    first = num(result.losses[0], 3) if len(result.losses) else "—"
+    last = num(result.final_loss, 3) if result.final_loss is not None else "—"
+    if result.status == "diverged":
+        st.error(
+            t(
+                "capstone.train.diverged",
+                step=result.step,
+                rate=lr_text(result.config.learning_rate),
+                first=first,
+                last=last,
+                default=lr_text(DEFAULT.learning_rate),
+            )
+        )
+    elif result.reached_target:
+        st.success(
+            t(
+                "capstone.train.reached",
+                target=num(LOSS_TARGET),
+                target_step=result.target_step,
+                target_seconds=num(result.seconds_to_target or 0.0, 1),
+                steps=result.step,
+                seconds=num(result.seconds, 1),
+                first=first,
+                last=last,
+            )
+        )
+    else:
+        st.warning(
+            t("capstone.train.short", steps=result.step, first=first, last=last, target=num(LOSS_TARGET))
+        )
+
+
+def heads_seen() -> set[int]:
+    """Head counts of the finished models shown in this session."""
+    return set(st.session_state.get(HEADS_SEEN, set()))
+
+
+# --- predictions -------------------------------------------------------------------------
+
+
+def distributions(result: TrainResult, prefix: Sequence[str]) -> dict[str, np.ndarray]:
+    """After "<s>" + prefix, over the model's vocabulary: the model's next-token
+    distribution, the bigram's (from the prefix's last token only) and the corpus's
+    own (from the whole prefix as a sentence start).
+
+    Shapes: prefix [m] -> three arrays [V]
+    """
+    model = next_token_distribution(result.params, result.config, result.vocab, prefix)
+    comp = compare_prefix(MARKED, (BOS, *prefix))
+    order = [comp.vocab.index(tok) for tok in result.vocab.tokens]
+    return {"model": model, "bigram": comp.bigram[order], "corpus": comp.corpus[order]}
+
+
+def cat_dog_tv(result: TrainResult) -> float:
+    """How far apart the model's predictions after ねこ は and after いぬ は are."""
+    cat, dog = (next_token_distribution(result.params, result.config, result.vocab, p) for p in (CAT, DOG))
+    return total_variation(cat, dog)
+
+
+def prefix_text(prefix: Sequence[str]) -> str:
+    return " ".join(prefix)
+
+
+def token_select(
+    label: str, choices: Sequence[Sequence[str]], default: Sequence[str], key: str
+) -> tuple[str, ...]:
+    """A selectbox over token sequences, shown (and kept in the URL) as the tokens
+    joined by spaces, so a shared link reads the same in both languages."""
+    texts = [prefix_text(c) for c in choices]
+    chosen = st.selectbox(label, texts, index=texts.index(prefix_text(default)), key=key, **URL)
+    return tuple((chosen or prefix_text(default)).split(" "))
+
+
+@functools.lru_cache(maxsize=16)
+def _bars_spec(x_title: str, y_title: str, series_title: str, slanted: bool) -> dict:
+    """Grouped bars only: three bars per token leave no room for printed values
+    (they are in the tooltips and in the text below), so the text layer and the
+    room kept above it are dropped, and the y axis shows the percentages."""
+    height = 440 if slanted else 320  # the whole chart, labels included, fits this height
+    spec = copy.deepcopy(charts.grouped_bar_spec(x_title, y_title, series_title, height=height))
+    spec["layer"] = [layer for layer in spec["layer"] if _mark(layer) == "bar"]
+    for layer in spec["layer"]:
+        x = layer.get("encoding", {}).get("x", {})
+        if slanted and x.get("field") == "label":
+            x["axis"] = x.get("axis", {}) | {"labelAngle": -40, "labelOverlap": False, "labelLimit": 160}
+    return spec
+
+
+def _mark(layer: dict) -> str:
+    mark = layer.get("mark", "")
+    return mark.get("type", "") if isinstance(mark, dict) else mark
+
+
+def _bar_text(p: float) -> str:
+    return pct(p, 0) if p >= 0.005 else ""
+
+
+def shown_tokens(series: Sequence[np.ndarray]) -> np.ndarray:
+    """The tokens worth a bar: some series gives them >= SHOW_MIN; at most SHOW_MAX
+    (the largest), in vocabulary order.
+
+    Shapes: series of [V] -> [k]
+    """
+    top = np.max(np.stack(series), axis=0)
+    keep = top_k(np.where(top >= SHOW_MIN, top, 0.0), SHOW_MAX)
+    return np.sort(keep)
+
+
+def top_text(p: np.ndarray, k: int = 4) -> str:
+    """'ひるね 25.0%, さかな 24.9%, …': the k likeliest tokens, glossed and escaped."""
+    best = top_k(p, k)
+    if len(best) == 0:
+        return t("capstone.predict.nothing")
+    return t("capstone.predict.sep").join(f"{md_escape(gloss(VOCAB.tokens[i]))} {pct(p[i])}" for i in best)
+
+
+def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) -> dict[str, np.ndarray]:
+    """A prefix picker and, for that prefix, the model's, the bigram's and the
+    corpus's next-token distributions as grouped bars, with the top tokens in text."""
+    prefix = token_select(t(f"capstone.predict.pick_{side}"), PREFIXES, default, f"gpt_prefix_{side}")
+    dist = distributions(result, prefix)
+    names = {
+        "model": t("capstone.predict.series_model"),
+        "bigram": t("capstone.predict.series_bigram"),
+        "corpus": t("capstone.predict.series_corpus"),
+    }
+    shown = shown_tokens(list(dist.values()))
+    labels = [gloss(VOCAB.tokens[i]) for i in shown]
+    spec = _bars_spec(
+        t("capstone.predict.x"),
+        t("capstone.predict.y"),
+        t("capstone.predict.series"),
+        views.long_labels(labels) or len(labels) > 6,
+    )
+    frame = charts.grouped_bar_frame(labels, {names[k]: v[shown] for k, v in dist.items()}, _bar_text)
+    charts.show(frame, spec, t("capstone.predict.alt", prefix=prefix_text(prefix)))
+    st.markdown(
+        t(
+            "capstone.predict.top",
+            prefix=md_escape(prefix_text(prefix)),
+            model_top=top_text(dist["model"]),
+            bigram_top=top_text(dist["bigram"]),
+            corpus_top=top_text(dist["corpus"]),
+        )
+    )
+    return dist | {"prefix": prefix}
+
+
+def prediction_section(result: TrainResult) -> None:
+    """Two prefixes side by side (ねこ は and いぬ は by default), and how far apart
+    their predictions are for the model, the bigram and the corpus."""
+    left, right = st.columns(2, gap="large")
+    with left:
+        a = prediction_column(result, "a", CAT)
+    with right:
+        b = prediction_column(result, "b", DOG)
+    st.markdown(
+        t(
+            "capstone.predict.tv",
+            a=md_escape(prefix_text(a["prefix"])),
+            b=md_escape(prefix_text(b["prefix"])),
+            model_tv=pct(total_variation(a["model"], b["model"])),
+            bigram_tv=pct(total_variation(a["bigram"], b["bigram"])),
+            corpus_tv=pct(total_variation(a["corpus"], b["corpus"])),
+        )
+    )
+    st.caption(t("capstone.predict.hidden", min=pct(SHOW_MIN, 0), max=SHOW_MAX))
+
+
+# --- generation ---------------------------------------------------------------------------
+
+
+def generation_section(result: TrainResult) -> None:
+    """A few continuations of a chosen start, sampled at a chosen temperature
+    from a generator with a fixed seed (so the same settings give the same text)."""
+    left, right = st.columns(2, gap="large")
+    with left:
+        start = token_select(t("capstone.gen.prefix"), PREFIXES, CAT, "gpt_gen_prefix")
+    low, high, default, step = TEMPERATURE
+    temperature = right.slider(
+        t("capstone.gen.temp"),
+        low,
+        high,
+        default,
+        step,
+        help=t("capstone.gen.temp_help"),
+        key="gpt_temp",
+        **URL,
+    )
+    temperature = float(min(high, max(low, temperature)))
+    rng = np.random.default_rng(GEN_SEED)
+    lines = []
+    for k in range(GEN_SAMPLES):
+        new = generate(result.params, result.config, result.vocab, start, temperature, rng)
+        words = [tok for tok in new if tok != EOS]
+        tail = t("capstone.gen.end") if new[-1:] == (EOS,) else t("capstone.gen.more")
+        said = f" **{md_escape(' '.join(words))}**" if words else ""
+        lines.append(f"{k + 1}. {md_escape(prefix_text(start))}{said} {tail}")
+    st.markdown("\n".join(lines))
+    mode = "greedy" if temperature == 0 else "sampled"
+    st.caption(t(f"capstone.gen.{mode}", seed=GEN_SEED, n=GEN_SAMPLES, temperature=num(temperature, 1)))
+
+
+# --- attention maps -----------------------------------------------------------------------
+
+
+def look_back(maps: np.ndarray, tokens: Sequence[str]) -> dict[str, float | int | str] | None:
+    """Where は's position attends to the token before it (the subject) most:
+    the largest weight over every block and head, where it is, and the weight an
+    even spread over the positions は can see would give. None without a は.
+
+    Shapes: maps [blocks, h, n, n] with n = len(tokens) + 1 -> scalars
+    """
+    labels = with_bos(tokens)
+    if WA not in labels[2:]:
+        return None
+    wa = labels.index(WA, 2)
+    weights = maps[:, :, wa, wa - 1]
+    block, head = np.unravel_index(int(np.argmax(weights)), weights.shape)
+    return {
+        "subject": labels[wa - 1],
+        "weight": float(weights[block, head]),
+        "block": int(block) + 1,
+        "head": int(head) + 1,
+        "even": 1.0 / (wa + 1),
+    }
+
+
+@functools.lru_cache(maxsize=16)
+def _small_map_spec(n: int, key_title: str, query_title: str, weight_title: str) -> dict:
+    """charts.heatmap_spec made small enough for four maps side by side: no axis
+    titles or colour legend (one caption explains them all), slanted key labels."""
+    spec = copy.deepcopy(charts.heatmap_spec(key_title, query_title, weight_title, "", height=26 * n + 70))
+    for layer in spec["layer"]:
+        encoding = layer.get("encoding", {})
+        for channel in ("x", "y"):
+            if channel in encoding:
+                encoding[channel]["title"] = None
+        if "x" in encoding:
+            encoding["x"]["axis"] = encoding["x"].get("axis", {}) | {"labelAngle": -50, "labelLimit": 90}
+        if "field" in encoding.get("color", {}):
+            encoding["color"]["legend"] = None
+        if _mark(layer) == "text":
+            layer["mark"]["fontSize"] = 10
+    spec.pop("title", None)
+    return spec
+
+
+def small_map(labels: Sequence[str], weights: np.ndarray, alt_text: str) -> None:
+    """One head's weights; rows = queries, columns = keys, grey = masked, the weight
+    in percent written in every cell of at least SMALL_MAP_TEXT.
+
+    Shapes: weights [n, n]"""
+    n = len(labels)
+    blocked = ~causal_mask(n)
+    texts = np.where(blocked | (weights < SMALL_MAP_TEXT), "", np.char.mod("%.0f", 100 * weights))
+    frame = charts.heatmap_frame(labels, labels, weights, texts, masked=blocked, dark=weights > 0.5)
+    spec = _small_map_spec(n, t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"))
+    charts.show(frame, spec, alt_text)
+
+
+def attention_section(result: TrainResult) -> None:
+    """Pick a corpus sentence; every block's heads as small heatmaps (causal mask
+    grey), and the number that says whether は looks back at the token before it."""
+    sentence = token_select(t("capstone.attn.sentence"), CORPUS, CORPUS[0], "gpt_sentence")
+    maps = attention_maps(result.params, result.config, result.vocab, sentence)
+    found = look_back(maps, sentence)
+    if found is None:
+        st.info(t("capstone.attn.no_wa", wa=WA))
+    else:
+        st.markdown(
+            t(
+                "capstone.attn.look_back",
+                wa=WA,
+                subject=md_escape(gloss(str(found["subject"]))),
+                weight=pct(found["weight"]),
+                block=found["block"],
+                head=found["head"],
+                even=pct(found["even"]),
+            )
+        )
+    labels = views.distinct_labels(with_bos(sentence))
+    glossed = " ".join(gloss(tok) for tok in sentence)
+    st.caption(t("capstone.attn.how_to_read", sentence=md_escape(glossed), min=pct(SMALL_MAP_TEXT, 0)))
+    heads = result.config.n_heads
+    for block in range(result.config.n_blocks):
+        st.markdown(f"**{t('capstone.attn.block', block=block + 1, blocks=result.config.n_blocks)}**")
+        for first in range(0, heads, HEADS_PER_ROW):
+            columns = st.columns(HEADS_PER_ROW)
+            for head in range(first, min(first + HEADS_PER_ROW, heads)):
+                with columns[head - first]:
+                    st.caption(t("capstone.attn.head", head=head + 1, block=block + 1))
+                    small_map(
+                        labels,
+                        maps[block, head],
+                        t(
+                            "capstone.attn.alt",
+                            block=block + 1,
+                            head=head + 1,
+                            sentence=prefix_text(sentence),
+                        ),
+                    )
