@@ -1,0 +1,423 @@
+"""Layer 3: the capstone (a mini GPT trained live) through AppTest, in both languages.
+
+Training runs only when the button is pressed, and every finished or diverged
+run is kept in a process-wide cache (lesson_core.ui.capstone_parts), which this
+test process shares with the pages it runs. Short configurations train in well
+under a second; one module fixture runs the full default training once.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+import pytest
+from conftest import all_text, assert_clean, chart_frames, open_page
+
+from lesson_core.bigram import total_variation
+from lesson_core.examples import CORPUS
+from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
+from lesson_core.ui import capstone_parts as parts
+
+PAGE = "pages/7_capstone.py"
+CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")
+DOG_OBJECTS = ("さんぽ", "ボール", "ほね", "はしる")
+SHORT = {"gpt_width": 16, "gpt_heads": 2, "gpt_blocks": 1, "gpt_steps": 40}
+DIVERGES = {"gpt_width": 8, "gpt_heads": 1, "gpt_blocks": 1, "gpt_steps": 40, "gpt_lr": 1.0}
+
+
+def vocab_size() -> int:
+    """Distinct corpus tokens plus the start and end markers, counted here."""
+    return len({tok for s in CORPUS for tok in s}) + 2
+
+
+def expected_parameters(d: int, blocks: int) -> int:
+    """The mini GPT's parameter count written out: embeddings, per block two
+    LayerNorms (2d each), W_Q/W_K/W_V/W_O (d²), the feed-forward layer (d·4d + 4d
+    + 4d·d + d), then the final LayerNorm and the output layer (d·V + V)."""
+    v = vocab_size()
+    block = 2 * 2 * d + 4 * d * d + (d * 4 * d + 4 * d + 4 * d * d + d)
+    return v * d + blocks * block + 2 * d + d * v + v
+
+
+def set_widgets(at, values: dict) -> None:
+    for key, value in values.items():
+        if key == "gpt_blocks":
+            at.radio(key=key).set_value(value)
+        elif key in ("gpt_heads", "gpt_lr"):
+            at.select_slider(key=key).set_value(value)
+        elif key == "gpt_seed":
+            at.number_input(key=key).set_value(value)
+        else:
+            at.slider(key=key).set_value(value)
+
+
+def train_on_page(at, values: dict):
+    set_widgets(at, values)
+    return at.button(key="gpt_train").click().run()
+
+
+def frames_with(at, *columns: str) -> list:
+    return [f for f in chart_frames(at) if set(columns) <= set(f.columns)]
+
+
+def loss_frame(at):
+    (frame,) = frames_with(at, "x", "y", "series")
+    return frame
+
+
+def parameter_total(at) -> str:
+    table = at.table[0].value
+    return str(table.iloc[-1, -1])
+
+
+def runs(at) -> int:
+    try:
+        return at.session_state[parts.RUNS]
+    except KeyError:
+        return 0
+
+
+def tasks(at) -> set[str]:
+    return at.session_state["progress"].tasks
+
+
+@pytest.fixture(scope="module")
+def default_run():
+    """The full default training, pressed once on the page (a few seconds)."""
+    parts.clear_cache()
+    at = open_page(PAGE, "ja")
+    at.button(key="gpt_train").click().run()
+    assert_clean(at)
+    return at
+
+
+# --- before any training -----------------------------------------------------------
+
+
+def test_page_opens_without_training(lang):
+    parts.clear_cache()
+    at = open_page(PAGE, lang)
+    assert_clean(at)
+    assert not frames_with(at, "x", "y", "series"), "no loss chart before the button"
+    assert len(at.info) >= 1 and runs(at) == 0
+    assert parameter_total(at) == f"{expected_parameters(32, 2):,}"  # 26,711 for the defaults
+    assert f"{expected_parameters(32, 2):,}" in all_text(at)
+    assert at.slider[0].key == "gpt_width", "the benchmark moves the page's first slider"
+
+
+@pytest.mark.parametrize(("width", "blocks"), [(8, 1), (64, 2), (24, 1), (48, 2)])
+def test_parameter_table_follows_the_widgets(lang, width, blocks):
+    at = open_page(PAGE, lang)
+    set_widgets(at, {"gpt_width": width, "gpt_blocks": blocks})
+    at.run()
+    assert_clean(at)
+    assert parameter_total(at) == f"{expected_parameters(width, blocks):,}"
+    # the rows add up to the total
+    counts = [int(c.split("=")[-1].replace(",", "")) for c in at.table[0].value.iloc[:-1, -1]]
+    assert sum(counts) == expected_parameters(width, blocks)
+
+
+def test_heads_are_the_divisors_of_the_width():
+    at = open_page(PAGE)
+    assert at.select_slider(key="gpt_heads").options == ["1", "2", "4", "8"]
+    set_widgets(at, {"gpt_width": 40})
+    at.run()
+    assert at.select_slider(key="gpt_heads").options == ["1", "2", "4", "5", "8"]
+    set_widgets(at, {"gpt_heads": 5})
+    at.run()
+    set_widgets(at, {"gpt_width": 48})  # 5 does not divide 48: the nearest that does (4 or 6 -> 6)
+    at.run()
+    assert_clean(at)
+    assert at.select_slider(key="gpt_heads").value == 6
+    assert at.select_slider(key="gpt_heads").options == ["1", "2", "3", "4", "6", "8"]
+    note = next(c.value for c in at.caption if "48" in c.value)
+    assert " 8 " in note  # 48 / 6 = 8 dimensions per head
+
+
+@pytest.mark.parametrize("extreme", ["low", "high"])
+def test_widgets_at_their_extremes_without_training(lang, extreme):
+    low = extreme == "low"
+    at = open_page(PAGE, lang)
+    set_widgets(
+        at,
+        {
+            "gpt_width": 8 if low else 64,
+            "gpt_blocks": 1 if low else 2,
+            "gpt_steps": 20 if low else 600,
+            "gpt_lr": 0.0005 if low else 1.0,
+            "gpt_seed": 0 if low else 999,
+        },
+    )
+    at.run()
+    set_widgets(at, {"gpt_heads": 1 if low else 8})
+    at.run()
+    assert_clean(at)
+    assert runs(at) == 0 and not frames_with(at, "x", "y", "series")
+
+
+@pytest.mark.parametrize(
+    ("lang", "width", "heads", "blocks"), [("ja", 8, 8, 1), ("en", 64, 8, 2), ("ja", 64, 1, 1)]
+)
+def test_training_at_the_extreme_sizes(lang, width, heads, blocks):
+    at = open_page(PAGE, lang, {"gpt_seed": "11"})
+    set_widgets(at, {"gpt_width": width, "gpt_blocks": blocks, "gpt_steps": 20})
+    at.run()
+    train_on_page(at, {"gpt_heads": heads})
+    assert_clean(at)
+    result = parts.cached(Config(d_model=width, n_heads=heads, n_blocks=blocks, steps=20, seed=11))
+    assert result is not None and result.status == "finished"
+    assert len(frames_with(at, "row", "col", "masked")) == heads * blocks  # one map per head and block
+
+
+def test_odd_values_from_a_link_are_made_valid(lang):
+    params = {"gpt_width": "33", "gpt_heads": "7", "gpt_steps": "5", "gpt_lr": "abc", "gpt_seed": "-4"}
+    at = open_page(PAGE, lang, params)
+    assert_clean(at)
+    assert parameter_total(at) == f"{expected_parameters(32, 2):,}"
+    assert at.select_slider(key="gpt_heads").value in (1, 2, 4, 8)
+
+
+# --- training -------------------------------------------------------------------------
+
+
+def test_short_training_through_the_widgets(lang):
+    at = open_page(PAGE, lang)
+    train_on_page(at, SHORT | {"gpt_seed": 1 if lang == "ja" else 2})
+    assert_clean(at)
+    assert runs(at) == 1
+    loss = loss_frame(at)
+    curve = loss[loss["series_order"] == 0]
+    target = loss[loss["series_order"] == 1]
+    assert list(curve["x"]) == list(range(1, 41))
+    assert np.all(np.isfinite(curve["y"])) and curve["y"].iloc[-1] < curve["y"].iloc[0]
+    assert np.allclose(target["y"], LOSS_TARGET)
+    # the first loss of a nearly uniform prediction is about ln V
+    assert abs(curve["y"].iloc[0] - np.log(vocab_size())) < 0.1
+    assert len(at.warning) + len(at.success) == 1  # how training went, in one sentence
+    assert frames_with(at, "label", "series", "value"), "the predictions appear after training"
+    # kept for later: the same configuration comes back from the cache
+    config = Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=1 if lang == "ja" else 2)
+    assert parts.cached(config) is not None
+
+
+def test_default_training_tells_cat_from_dog(default_run):
+    at = default_run
+    result = parts.cached(Config())
+    assert result is not None and result.status == "finished" and result.reached_target
+    bars = frames_with(at, "label", "series", "value")
+    left, right = bars[0], bars[1]  # ねこ は and いぬ は
+
+    def series(frame, order):
+        part = frame[frame["series_order"] == order]
+        return dict(zip(part["label"], part["value"], strict=True))
+
+    model_cat, model_dog = series(left, 0), series(right, 0)
+    assert sum(model_cat.get(tok, 0) for tok in CAT_OBJECTS) > 0.9
+    assert sum(model_dog.get(tok, 0) for tok in DOG_OBJECTS) > 0.9
+    for tok in CAT_OBJECTS:  # LESSONS.md: about 0.25 each
+        assert abs(model_cat[tok] - 0.25) < 0.05
+    # the corpus's own counts: a quarter each for the animal's four objects
+    assert series(left, 2) == {tok: 0.25 for tok in CAT_OBJECTS} | {
+        tok: 0.0 for tok in series(left, 2) if tok not in CAT_OBJECTS
+    }
+    # the bigram's row after は, counted here: identical on both sides
+    after_wa = Counter(s[i + 1] for s in CORPUS for i in range(len(s) - 1) if s[i] == "は")
+    total = sum(after_wa.values())
+    bigram_cat, bigram_dog = series(left, 1), series(right, 1)
+    assert bigram_cat == bigram_dog
+    for tok, count in after_wa.items():
+        assert abs(bigram_cat[tok] - count / total) < 1e-12
+    # the numbers in the text: the model's TV from lesson_core, the bigram's 0, the corpus's 1
+    cat = next_token_distribution(result.params, result.config, result.vocab, ["ねこ", "は"])
+    dog = next_token_distribution(result.params, result.config, result.vocab, ["いぬ", "は"])
+    tv = total_variation(cat, dog)
+    assert tv > 0.95  # LESSONS.md: ≈ 0.998
+    text = all_text(at)
+    assert f"**{100 * tv:.1f}%**" in text and "**0.0%**" in text and "**100.0%**" in text
+    # は looks back at ねこ: the largest weight is shown, and it is well above an even spread
+    found = re.search(r"\*\*(\d+\.\d)%\*\*", text[text.index("ねこ", text.index("「は」の位置")) :])
+    assert found and float(found.group(1)) > 50
+    assert "capstone.t2" not in tasks(at)
+
+
+def test_second_visit_reuses_the_cache(default_run, lang):
+    at = open_page(PAGE, lang)  # a new session: no button pressed
+    assert_clean(at)
+    assert runs(at) == 0
+    assert len(loss_frame(at)) == 2 * Config().steps
+    seconds = f"{parts.cached(Config()).seconds:.1f}"
+    assert any(seconds in c.value for c in at.caption), "the cache-hit caption names the first run's time"
+    assert len(frames_with(at, "label", "series", "value")) == 2
+    # pressing the button again does not retrain either
+    at.button(key="gpt_train").click().run()
+    assert runs(at) == 0
+
+
+def test_generation_at_both_temperature_extremes(default_run, lang):
+    at = open_page(PAGE, lang)
+    at.slider(key="gpt_temp").set_value(0.0).run()
+    assert_clean(at)
+    lines = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    assert len(lines) == 1
+    first, second, third = lines[0].split("\n")
+    assert first[3:] == second[3:] == third[3:], "greedy: the same continuation every time"
+    assert "ひるね" in first or "さかな" in first or "こたつ" in first or "ひなたぼっこ" in first
+    at.slider(key="gpt_temp").set_value(2.0).run()
+    assert_clean(at)
+    at.selectbox(key="gpt_gen_prefix").set_value("ねこ は ひるね が すき").run()
+    assert_clean(at)  # a whole sentence: the model may stop at once
+
+
+def test_every_sentence_and_prefix_renders(default_run):
+    at = open_page(PAGE, "en")
+    for sentence in CORPUS:
+        at.selectbox(key="gpt_sentence").set_value(" ".join(sentence)).run()
+        assert_clean(at)
+        heatmaps = frames_with(at, "row", "col", "masked")
+        n = len(sentence) + 1
+        assert len(heatmaps) == Config().n_blocks * Config().n_heads
+        assert all(len(h) == n * n for h in heatmaps)
+        # causal mask: above the diagonal grey, each row sums to 1
+        for h in heatmaps:
+            assert (h["masked"] == (h["col_i"] > h["row_i"])).all()
+            assert np.allclose(h.groupby("row_i")["value"].sum(), 1.0)
+    for prefix in parts.PREFIXES[::5]:
+        at.selectbox(key="gpt_prefix_a").set_value(" ".join(prefix)).run()
+        assert_clean(at)
+
+
+def test_an_interrupted_training_is_not_cached(monkeypatch):
+    """Streamlit stops a run by raising inside a Streamlit call; here the first
+    chart redraw inside the training callback raises (the empty chart drawn
+    before training is call 1): nothing may reach the cache."""
+    calls = {"n": 0}
+    real = parts.loss_chart
+
+    def interrupted(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] > 1:
+            raise RuntimeError("the learner moved a slider")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(parts, "loss_chart", interrupted)
+    at = open_page(PAGE)
+    train_on_page(at, SHORT | {"gpt_seed": 9})
+    assert at.exception  # the run ended early
+    assert calls["n"] == 2
+    assert parts.cached(Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=9)) is None
+
+
+def test_only_complete_runs_are_remembered():
+    from lesson_core.transformer import train
+
+    stopped = train(
+        config=Config(d_model=8, n_heads=1, n_blocks=1, steps=30, seed=3), callback=lambda s, _: s < 5
+    )
+    assert stopped.status == "stopped"
+    parts.remember(stopped)
+    assert parts.cached(stopped.config) is None
+
+
+# --- a learning rate that blows up --------------------------------------------------------
+
+
+def test_diverging_learning_rate_gives_a_message_and_no_nan(lang):
+    at = open_page(PAGE, lang)
+    train_on_page(at, DIVERGES)
+    assert_clean(at)
+    assert len(at.error) == 1
+    message = at.error[0].value
+    assert "1" in message and "0.005" in message  # the rate that failed, and one that works
+    assert not re.search(r"\bnan\b|\binf\b", all_text(at), re.IGNORECASE)
+    assert not frames_with(at, "label", "series", "value"), "no predictions from a diverged model"
+    assert "capstone.t3" in tasks(at)
+    # a diverged run is kept too: coming back shows the message without training
+    again = open_page(
+        PAGE, lang, {"gpt_width": "8", "gpt_heads": "1", "gpt_blocks": "1", "gpt_steps": "40", "gpt_lr": "1"}
+    )
+    assert len(again.error) == 1 and runs(again) == 0
+
+
+# --- try this, quiz --------------------------------------------------------------------------
+
+
+def test_task_one_head_then_several():
+    small = {"gpt_width": 8, "gpt_blocks": 1, "gpt_steps": 20, "gpt_seed": 4}
+    at = open_page(PAGE, "ja", {key: str(value) for key, value in small.items()})  # nothing cached yet
+    train_on_page(at, {"gpt_heads": 1})
+    assert "capstone.t1" not in tasks(at)
+    train_on_page(at, {"gpt_heads": 2})
+    assert_clean(at)
+    assert "capstone.t1" in tasks(at)
+
+
+def test_task_too_few_steps():
+    at = open_page(PAGE)
+    train_on_page(at, {"gpt_steps": 40, "gpt_seed": 5})
+    result = parts.cached(Config(steps=40, seed=5))
+    cat = next_token_distribution(result.params, result.config, result.vocab, ["ねこ", "は"])
+    dog = next_token_distribution(result.params, result.config, result.vocab, ["いぬ", "は"])
+    assert ("capstone.t2" in tasks(at)) == (total_variation(cat, dog) < 0.5)
+    train_on_page(at, {"gpt_steps": 20})
+    result = parts.cached(Config(steps=20, seed=5))
+    cat = next_token_distribution(result.params, result.config, result.vocab, ["ねこ", "は"])
+    dog = next_token_distribution(result.params, result.config, result.vocab, ["いぬ", "は"])
+    assert total_variation(cat, dog) < 0.5  # 20 steps are too few to tell them apart
+    assert "capstone.t2" in tasks(at)
+
+
+def test_quiz_feedback_right_and_wrong(lang):
+    at = open_page(PAGE, lang, {"gpt_seed": "998"})  # an untrained setting: no training message
+    at.radio(key="capstone_q2").set_value(0).run()
+    assert len(at.error) == 1 and not at.success
+    at.radio(key="capstone_q2").set_value(1).run()
+    assert len(at.success) == 1 and not at.error
+    assert "capstone.q2" in at.session_state["progress"].quizzes
+
+
+def test_every_quiz_accepts_the_answer_fixed_in_the_course():
+    from lesson_core.course import BY_ID
+
+    at = open_page(PAGE, "en", {"gpt_seed": "998"})
+    for quiz in BY_ID["capstone"].quizzes:
+        at.radio(key=f"capstone_{quiz.id}").set_value(quiz.answer).run()
+    assert len(at.success) == 3 and not at.error
+    assert at.session_state["progress"].quizzes >= {"capstone.q1", "capstone.q2", "capstone.q3"}
+
+
+# --- the page's own helpers, on hand-made inputs ----------------------------------------------
+
+
+def test_head_options_divide_the_width():
+    assert parts.head_options(8) == [1, 2, 4, 8]
+    assert parts.head_options(24) == [1, 2, 3, 4, 6, 8]
+    assert parts.head_options(56) == [1, 2, 4, 7, 8]
+    for d in range(8, 65, 8):
+        assert all(d % h == 0 for h in parts.head_options(d))
+
+
+def test_look_back_finds_the_largest_weight_from_wa_to_the_token_before():
+    tokens = ("いぬ", "は", "ほね", "が", "すき")  # with <s>: は at position 2, いぬ at 1
+    maps = np.zeros((2, 3, 6, 6))
+    maps[:, :, :, 0] = 1.0
+    maps[1, 2, 2] = [0.1, 0.7, 0.2, 0, 0, 0]
+    maps[0, 1, 2] = [0.5, 0.4, 0.1, 0, 0, 0]
+    found = parts.look_back(maps, tokens)
+    assert found == {"subject": "いぬ", "weight": 0.7, "block": 2, "head": 3, "even": 1 / 3}
+    assert parts.look_back(maps, ("ねこ", "が", "ひるね", "を", "する")) is None
+
+
+def test_shown_tokens_keep_the_likely_ones_in_vocabulary_order():
+    a = np.array([0.0, 0.5, 0.01, 0.3, 0.19])
+    b = np.array([0.0, 0.0, 0.03, 0.0, 0.97])
+    assert list(parts.shown_tokens([a, b])) == [1, 2, 3, 4]
+    many = np.full(30, 1 / 30)
+    assert len(parts.shown_tokens([many])) == parts.SHOW_MAX
+
+
+def test_prefixes_are_sentence_starts_from_the_corpus():
+    assert parts.PREFIXES[:2] == (("ねこ",), ("ねこ", "は"))
+    assert ("いぬ", "は") in parts.PREFIXES and len(set(parts.PREFIXES)) == len(parts.PREFIXES)
+    assert all(any(s[: len(p)] == p for s in CORPUS) for p in parts.PREFIXES)
