@@ -34,7 +34,7 @@ def test_temperature_slider_changes_the_entropy(page, app_url):
     open_app(page, f"{app_url}/scaling?lang=en")
     entropy = page.get_by_text("Entropy:").first
     expect(entropy).to_contain_text("1.60 bits")
-    slider = slider_labelled(page, "Scale strength")
+    slider = slider_labelled(page, "Temperature T")
     slider.scroll_into_view_if_needed()
     slider.focus()
     for _ in range(5):

@@ -21,7 +21,7 @@ import streamlit as st
 # one for signed values, and a neutral grey for cells the mask blocks.
 SEQUENTIAL = "blues"
 DIVERGING = "blueorange"
-MASKED_GREY = "#c8c8c8"
+MASKED_GREY = "#9e9e9e"  # darker than the lightest blue, so it differs in lightness too
 SERIES_COLOURS = ["#1f77b4", "#ff7f0e", "#7f7f7f"]  # blue / orange / grey
 
 
@@ -40,13 +40,14 @@ def _freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
     return spec
 
 
-def _headroom(field: str) -> alt.Chart:
+def _headroom(x: alt.X, y_title: str) -> alt.Chart:
     """An invisible layer 15 % above the tallest bar, so the value printed on top
-    of it is never cut off by the edge of the chart."""
+    of it is never cut off by the edge of the chart. It shares the y axis (same
+    title, so the layered axis keeps one title)."""
     return (
         alt.Chart()
         .mark_point(opacity=0)
-        .encode(y=alt.Y("room:Q", aggregate="max", axis=None), x=alt.value(0))
+        .encode(x=x, y=alt.Y("room:Q", title=y_title))
         .transform_calculate(room="datum.value * 1.15")
     )
 
@@ -59,28 +60,43 @@ def bar_spec(
     each bar, ``highlight`` rows in orange; ``slanted`` tilts long labels so
     none is dropped. Frame: ``bar_frame``."""
     axis = alt.Axis(labelAngle=-35 if slanted else 0, labelOverlap=False, labelLimit=160)
-    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order"), axis=axis)
+    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
     y = alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%" if percent else ".2f"))
     tooltip = [alt.Tooltip("label:N", title=x_title), alt.Tooltip("text:N", title=y_title)]
     base = alt.Chart().encode(x=x, y=y, tooltip=tooltip)
     bars = base.mark_bar().encode(
-        color=alt.condition("datum.highlight", alt.value(SERIES_COLOURS[1]), alt.value(SERIES_COLOURS[0]))
+        color=alt.Color(
+            "kind:N",
+            scale=alt.Scale(
+                domain=["top", "other", "masked"], range=[SERIES_COLOURS[1], SERIES_COLOURS[0], MASKED_GREY]
+            ),
+            legend=None,
+        )
     )
     text = base.mark_text(dy=-7, fontSize=12).encode(text="text:N")
-    return _freeze(alt.layer(bars, text, _headroom("value:Q")).properties(height=height))
+    return _freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
 
 
 def bar_frame(
-    labels: Sequence[str], values: np.ndarray, texts: Sequence[str], highlight: int | None = None
+    labels: Sequence[str],
+    values: np.ndarray,
+    texts: Sequence[str],
+    highlight: Sequence[int] | int | None = None,
+    masked: np.ndarray | None = None,
 ) -> pd.DataFrame:
+    """One bar per label; ``highlight`` bars orange (the top ones), ``masked``
+    bars grey (positions the mask hides)."""
     n = len(labels)
+    top = np.isin(np.arange(n), np.atleast_1d(highlight if highlight is not None else []))
+    hidden = np.zeros(n, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
     return pd.DataFrame(
         {
             "label": list(labels),
             "order": np.arange(n),
             "value": np.asarray(values, dtype=float),
             "text": list(texts),
-            "highlight": np.arange(n) == (-1 if highlight is None else highlight),
+            "highlight": top,
+            "kind": np.where(hidden, "masked", np.where(top, "top", "other")),
         }
     )
 
@@ -89,17 +105,19 @@ def bar_frame(
 def grouped_bar_spec(x_title: str, y_title: str, series_title: str, height: int = 240) -> dict:
     """Side-by-side bars of ``value`` per ``label`` and ``series``, values printed.
     Frame: ``grouped_bar_frame``."""
-    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order"), axis=alt.Axis(labelAngle=0))
+    x = alt.X(
+        "label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=alt.Axis(labelAngle=0)
+    )
     colour = alt.Color(
         "series:N",
         title=series_title,
-        sort=alt.EncodingSortField("series_order"),
+        sort=alt.EncodingSortField("series_order", op="min"),
         scale=alt.Scale(range=SERIES_COLOURS),
         legend=alt.Legend(orient="top"),
     )
     base = alt.Chart().encode(
         x=x,
-        xOffset=alt.XOffset("series:N", sort=alt.EncodingSortField("series_order")),
+        xOffset=alt.XOffset("series:N", sort=alt.EncodingSortField("series_order", op="min")),
         y=alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%")),
         tooltip=[
             alt.Tooltip("label:N", title=x_title),
@@ -109,7 +127,7 @@ def grouped_bar_spec(x_title: str, y_title: str, series_title: str, height: int 
     )
     bars = base.mark_bar().encode(color=colour)
     text = base.mark_text(dy=-7, fontSize=11).encode(text="text:N")
-    return _freeze(alt.layer(bars, text, _headroom("value:Q")).properties(height=height))
+    return _freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
 
 
 def grouped_bar_frame(labels: Sequence[str], series: dict[str, np.ndarray], fmt) -> pd.DataFrame:
@@ -205,7 +223,7 @@ def heatmap_frame(
     values = np.asarray(values, dtype=float)
     n_r, n_c = values.shape
     masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
-    dark = values > 0.55 * np.max(np.abs(values), initial=1e-12) if dark is None else dark
+    dark = np.abs(values) > 0.55 * np.max(np.abs(values), initial=1e-12) if dark is None else dark
     return pd.DataFrame(
         {
             "row": np.repeat(list(rows), n_c),
@@ -223,11 +241,12 @@ def heatmap_frame(
 def weights_frame(
     rows: Sequence[str], cols: Sequence[str], weights: np.ndarray, allowed: np.ndarray | None
 ) -> pd.DataFrame:
-    """A heatmap frame for attention weights: each cell labelled in percent,
-    cells the mask blocks labelled "—" and drawn grey."""
+    """A heatmap frame for attention weights: each cell labelled with its weight
+    in percent (the number only, so that it fits a phone-width cell), cells the
+    mask blocks labelled "—" and drawn grey."""
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
-    texts = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.0f}%")(weights))
+    texts = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.0f}")(weights))
     return heatmap_frame(rows, cols, weights, texts, masked=blocked, dark=weights > 0.5)
 
 
@@ -260,7 +279,7 @@ def line_spec(
     colour = alt.Color(
         "series:N",
         title=series_title,
-        sort=alt.EncodingSortField("series_order"),
+        sort=alt.EncodingSortField("series_order", op="min"),
         scale=alt.Scale(range=SERIES_COLOURS),
         legend=alt.Legend(orient="top"),
     )

@@ -88,7 +88,13 @@ def explorer(
     labels = [gloss(tok) for tok in distinct_labels(tokens)]
     with side:
         st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
-        best = weights_bars(labels, result.weights[query], labels[query], "ui.explorer.bars_alt")
+        best = weights_bars(
+            labels,
+            result.weights[query],
+            labels[query],
+            "ui.explorer.bars_alt",
+            None if allowed is None else allowed[query],
+        )
         st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
     st.subheader(t("ui.explorer.table_header", query=md_escape(labels[query])))
     steps_table(labels, keys, result, row=query)
@@ -100,23 +106,33 @@ def explorer(
     return best
 
 
-def weights_bars(labels: Sequence[str], weights: np.ndarray, query: str, alt_key: str) -> int:
-    """One query's weights as bars (the top one highlighted) and a sentence
-    naming the top token. Returns the index of the top token."""
-    best = int(np.argmax(weights))
+def weights_bars(
+    labels: Sequence[str], weights: np.ndarray, query: str, alt_key: str, allowed: np.ndarray | None = None
+) -> int:
+    """One query's weights as bars, the top one(s) in orange and the positions
+    the mask hides (``allowed`` False) in grey, and a sentence naming the top
+    token(s), ties included. Returns the index of the (first) top token."""
+    top = np.flatnonzero(np.isclose(weights, np.max(weights), rtol=0, atol=1e-9))
+    masked = None if allowed is None else ~np.asarray(allowed, dtype=bool)
     spec = charts.bar_spec(t("ui.col.key_token"), t("ui.col.weight"), slanted=long_labels(labels))
-    frame = charts.bar_frame(labels, weights, [pct(w) for w in weights], highlight=best)
-    charts.show(frame, spec, t(alt_key, query=query, top=labels[best]))
+    texts = (
+        [pct(w) for w in weights]
+        if masked is None
+        else ["—" if m else pct(w) for w, m in zip(weights, masked, strict=True)]
+    )
+    frame = charts.bar_frame(labels, weights, texts, highlight=top, masked=masked)
+    names = [labels[i] for i in top]
+    charts.show(frame, spec, t(alt_key, query=query, top=t("ui.list_separator").join(names)))
     st.markdown(
         t(
             "ui.weights_summary",
             query=md_escape(query),
-            top=md_escape(labels[best]),
-            top_weight=pct(weights[best]),
+            top=t("ui.list_separator").join(md_escape(name) for name in names),
+            top_weight=pct(weights[top[0]]),
             total=num(np.sum(weights), 3),
         )
     )
-    return best
+    return int(top[0])
 
 
 def steps_table(tokens: Sequence[str], keys: np.ndarray, result: AttentionResult, row: int) -> None:
@@ -143,8 +159,7 @@ def weights_map(
     keys (the bare tokens, so that they fit), the value in every cell and the
     cells the mask blocks in grey. With ``pick_into`` (a widget key), a click
     on a cell selects its row there."""
-    tokens = distinct_labels(tokens)
-    labels = [gloss(tok) for tok in tokens]
+    labels = distinct_labels(tokens)  # bare tokens on both axes, so that a phone-width map stays legible
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
     height = max(220, 34 * len(labels) + 60, 44 * len(labels) + 110 if len(labels) <= 6 else 0)
     spec = charts.heatmap_spec(
@@ -155,7 +170,7 @@ def weights_map(
         height=height,
         selectable=pick_into is not None,
     )
-    frame = charts.weights_frame(labels, list(tokens), weights, allowed)
+    frame = charts.weights_frame(labels, labels, weights, allowed)
     if pick_into is None:
         charts.show(frame, spec, alt_text)
         return
