@@ -12,6 +12,8 @@ Axis names used in the ``Shapes:`` line of every docstring:
     d_model size of a token vector entering a layer
     h       number of heads; d_head = d_model / h
     V       vocabulary size
+    N       tokens of several sentences packed into one sequence (the capstone's batch)
+    m       number of settings measured in a sweep (d_k values, spreads)
 """
 
 from lesson_core.attention import (

@@ -70,3 +70,9 @@ def test_japanese_catalog_is_japanese_and_english_is_not():
         # English text may quote Japanese tokens, but must be mostly Latin script
         latin = sum(c.isascii() for c in en[key]) / len(en[key])
         assert latin > 0.7, key
+
+
+def test_every_registered_lesson_has_its_page():
+    from lesson_core.course import LESSONS
+
+    assert available_lessons() == LESSONS

@@ -29,19 +29,9 @@ def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 
 @functools.cache
 def catalog(lang: str) -> dict[str, Any]:
-    """Every entry of locales/<lang>.toml, flattened to dotted keys.
-
-    While lessons are being written in parallel, a lesson's text may sit in
-    its own locales/<lang>.<lesson>.toml; those parts are merged in (a key
-    defined twice is an error)."""
-    merged: dict[str, Any] = {}
-    for path in [LOCALES / f"{lang}.toml", *sorted(LOCALES.glob(f"{lang}.*.toml"))]:
-        with open(path, "rb") as f:
-            part = flatten(tomllib.load(f))
-        if clash := merged.keys() & part.keys():
-            raise ValueError(f"{path.name} defines keys again: {sorted(clash)[:5]}")
-        merged |= part
-    return merged
+    """Every entry of locales/<lang>.toml, flattened to dotted keys."""
+    with open(LOCALES / f"{lang}.toml", "rb") as f:
+        return flatten(tomllib.load(f))
 
 
 # Streamlit runs every script run (and fragment rerun) in a fresh thread, so a
