@@ -14,16 +14,11 @@ st.header(t("home.map_header"))
 learner = load_progress()
 for lesson in available_lessons():
     done, total = learner.lesson_counts(lesson)
-    with st.container(border=True):
-        name, status = st.columns([3, 2], vertical_alignment="center")
-        with name:
-            page_link(lesson, f"**{t(f'{lesson.id}.title')}**")
-        with status:
-            visited = lesson.id in learner.visited
-            st.progress(
-                done / total,
-                text=t("home.lesson_progress", done=done, total=total) if visited else t("home.not_visited"),
-            )
+    with st.container(border=True):  # title above the bar, so long titles wrap on a phone
+        page_link(lesson, f"**{t(f'{lesson.id}.title')}**")
+        visited = lesson.id in learner.visited
+        status = t("home.lesson_progress", done=done, total=total) if visited else t("home.not_visited")
+        st.progress(done / max(total, 1), text=status)
 
 st.header(t("home.how_header"))
 st.markdown(t("home.how"))

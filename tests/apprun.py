@@ -66,3 +66,16 @@ def open_app(page, url: str, timeout_ms: int = 60_000):
     page.wait_for_selector(MENU_READY, timeout=timeout_ms)
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     return page
+
+
+def step_slider(slider, key: str, times: int = 1) -> None:
+    """Press ``key`` on a slider ``times`` times, one step at a time: each press
+    waits until the slider shows a new value, so a rerun that re-renders the
+    slider mid-way cannot swallow a press or send it elsewhere."""
+    from playwright.sync_api import expect
+
+    for _ in range(times):
+        before = slider.input_value()
+        slider.focus()
+        slider.press(key)
+        expect(slider).not_to_have_value(before, timeout=20_000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, open_app, step_slider
 
 pytestmark = pytest.mark.browser
 
@@ -32,14 +32,11 @@ def test_attention_page_slider_changes_a_weight(page, app_url):
     summary = page.get_by_text("attends most to").first
     expect(summary).to_contain_text("65.7%")
     # Lower the temperature with the keyboard: weights sharpen.
-    slider = page.get_by_role("slider").nth(0)
-    slider.focus()
-    for _ in range(5):
-        slider.press("ArrowLeft")
+    step_slider(page.get_by_role("slider").nth(0), "ArrowLeft", 5)
     expect(summary).not_to_contain_text("65.7%", timeout=20_000)
     page.wait_for_selector(IDLE)
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert "at_temp=0.5" in page.url
+    expect(page).to_have_url(re.compile(r"at_temp=0\.5"))
 
 
 def test_menu_link_keeps_the_language(page, app_url):
@@ -82,10 +79,7 @@ def test_share_link_restores_the_controls_in_a_new_tab(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/attention?lang=en")
-    slider = page.get_by_role("slider").nth(0)  # scale strength
-    slider.focus()
-    for _ in range(3):
-        slider.press("ArrowRight")
+    step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 3)  # temperature
     expect(page.get_by_text("attends most to").first).not_to_contain_text("65.7%", timeout=20_000)
     page.wait_for_selector(IDLE)
     page.get_by_role("button", name="Share this view").click()
@@ -101,15 +95,12 @@ def test_a_completed_task_survives_a_reload(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/attention?lang=en")
-    slider = page.get_by_role("slider").nth(0)  # scale strength 1.0 -> 0.2 sharpens to > 95 %
-    slider.focus()
-    for _ in range(8):
-        slider.press("ArrowLeft")
+    step_slider(page.get_by_role("slider").nth(0), "ArrowLeft", 8)  # temperature 1.0 -> 0.2: > 95 %
     task = page.locator('[data-testid="stMarkdown"]', has_text="Lower the temperature")
     ticked = task.get_by_role("img", name="check_box icon", exact=True)
     expect(ticked).to_be_visible(timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "p=at.001" in page.url
+    expect(page).to_have_url(re.compile(r"p=at\.001"))
     page.reload()
     page.wait_for_selector(IDLE, timeout=60_000)
     expect(ticked).to_be_visible(timeout=30_000)
