@@ -332,12 +332,15 @@ class Wire:
                 await asyncio.wait_for(self.arrived.wait(), max(deadline - time.monotonic(), 0.01))
 
 
-async def learner(browser, base: str, index: int, args, res: Results, deadline: float, finished) -> None:
-    """One browser context through every page, moving each page's first slider."""
+async def learner(browser, base: str, who: str, args, res: Results, deadline: float, finished) -> None:
+    """One browser context through every page, moving each page's first slider.
+    ``who`` names it, e.g. "class3" (session 3 of the concurrent phase)."""
+    index = int(who.lstrip("abcdefghijklmnopqrstuvwxyz"))
     rng = random.Random(1000 + index)
     lang = ("ja", "en")[index % 2]
     timeout = args.step_timeout * 1000
     context = await browser.new_context(viewport={"width": 1280, "height": 900})
+    await context.add_cookies([{"name": "load_session", "value": who, "url": base}])
     await context.add_init_script(script=OBSERVER_JS)
     page = await context.new_page()
     wire = Wire()
@@ -435,7 +438,14 @@ async def learner(browser, base: str, index: int, args, res: Results, deadline: 
 
 
 async def drive(
-    base: str, sessions: int, args, pids: list[int], exclude: set[int], on_connected=None, on_end=None
+    base: str,
+    sessions: int,
+    args,
+    pids: list[int],
+    exclude: set[int],
+    label: str = "class",
+    on_connected=None,
+    on_end=None,
 ) -> Results:
     """``sessions`` learners at once in one Chromium. ``on_connected`` is called
     once every session has loaded its first page, ``on_end`` once every
@@ -457,7 +467,7 @@ async def drive(
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         tasks = [
-            asyncio.create_task(learner(browser, base, i, args, res, deadline, finished))
+            asyncio.create_task(learner(browser, base, f"{label}{i}", args, res, deadline, finished))
             for i in range(sessions)
         ]
 
@@ -547,14 +557,15 @@ def start_streamlit(port: int, log: Path, cookie_secret: str) -> subprocess.Pope
 
 
 def nginx_conf(front: int, backends: list[int], run_dir: Path) -> Path:
-    """deploy/nginx.conf with our ports, plus a log of (backend, sticky cookie)
-    per request to check that every browser stayed on one backend."""
+    """deploy/nginx.conf with our ports, plus a log of (backend, browser) per
+    request to check that every browser stayed on one backend (each browser
+    context of this script carries a load_session cookie naming it)."""
     text = NGINX_TEMPLATE.read_text()
     for old, new in [(TEMPLATE_FRONT, front), *zip(TEMPLATE_BACKENDS, backends, strict=True)]:
         assert old in text, f"{old} not in {NGINX_TEMPLATE}"
         text = text.replace(old, f"127.0.0.1:{new}")
     extra = (
-        "    log_format loadtest '$upstream_addr $cookie_st_backend $status \"$request\"';\n"
+        "    log_format loadtest '$upstream_addr|$cookie_load_session|$status|$request';\n"
         "    access_log loadtest.log loadtest;\n"
     )
     text, n = re.subn(r"^http \{\n", lambda m: m.group(0) + extra, text, count=1, flags=re.M)
@@ -615,7 +626,7 @@ class Servers:
         streams, routes = collections.Counter(), collections.defaultdict(set)
         log = self.run_dir / "loadtest.log"
         for line in log.read_text().splitlines() if log.exists() else []:
-            upstream, cookie, status, request = line.split(" ", 3)
+            upstream, cookie, status, request = line.split("|", 3)
             if "/_stcore/stream" in request and status == "101":
                 streams[upstream] += 1
             if cookie != "-" and upstream != "-":
@@ -679,14 +690,14 @@ def main() -> None:
         if servers:  # imports, caches: every process runs every page once before we measure
             warm = argparse.Namespace(**vars(args) | {"rounds": 1, "moves": 1, "think": 0})
             for addr in servers.backends:
-                res = asyncio.run(drive(f"http://{addr}", 1, warm, [], exclude))
+                res = asyncio.run(drive(f"http://{addr}", 1, warm, [], exclude, "warm"))
                 print(f"warm-up of {addr} (direct, not measured): {len(res.errors)} errors")
                 for kind, detail in res.errors[:5]:
                     print(f"  [{kind}] {detail}")
         single = None
         if not args.skip_single:
             print("\n== 1 session (baseline) ==")
-            single = asyncio.run(drive(url, 1, args, pids, exclude))
+            single = asyncio.run(drive(url, 1, args, pids, exclude, "single"))
             print_results(single, per_page=False)
 
         rss = {"before": [rss_mb(pid) for pid in pids]}
