@@ -21,7 +21,7 @@ st.markdown(t("scaling.intro"))
 
 
 @st.fragment
-def scaling_demo() -> None:
+def growth_demo() -> None:
     st.header(t("scaling.growth.header"))
     st.markdown(t("scaling.growth.body", n_samples=parts.N_SAMPLES))
     st.latex(r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k")
@@ -32,7 +32,11 @@ def scaling_demo() -> None:
     d_k = right.select_slider(t("scaling.growth.dk_label"), parts.D_KS, 64, key="sc_dk", **URL)
     sweep = parts.dk_sweep(dk_seed)
     parts.spread_views(sweep, d_k)
+    try_this(LESSON, {"t3": d_k == sweep.first_above(STD_TARGET)}, share=False, std_target=num(STD_TARGET, 0))
 
+
+@st.fragment
+def onehot_demo() -> None:
     st.header(t("scaling.onehot.header"))
     st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
     left, right = st.columns(2)
@@ -50,7 +54,11 @@ def scaling_demo() -> None:
     )
     st.markdown(t("scaling.gradient.norm"))
     parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
+    try_this(LESSON, {"t1": bool(pair.top[0] > TOP_TARGET)}, share=False, top_target=pct(TOP_TARGET, 0))
 
+
+@st.fragment
+def temperature_demo() -> None:
     st.header(t("scaling.temperature.header"))
     st.markdown(t("scaling.temperature.body"))
     st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")
@@ -68,15 +76,11 @@ def scaling_demo() -> None:
     with controls:
         parts.temperature_summary(weights, unscaled, h, int(ALLOWED[IT].sum()), t_raw)
 
-    checks = {
-        "t1": bool(pair.top[0] > TOP_TARGET),
-        "t2": bool(h > ENTROPY_TARGET),
-        "t3": d_k == sweep.first_above(STD_TARGET),
-    }
-    targets = {"top_target": pct(TOP_TARGET, 0), "entropy_target": num(ENTROPY_TARGET, 1)}
-    try_this(LESSON, checks, **targets, std_target=num(STD_TARGET, 0))
+    try_this(LESSON, {"t2": bool(h > ENTROPY_TARGET)}, entropy_target=num(ENTROPY_TARGET, 1))
 
 
-scaling_demo()
+growth_demo()
+onehot_demo()
+temperature_demo()
 
 lesson_end(LESSON)

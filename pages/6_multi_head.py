@@ -53,7 +53,11 @@ def heads_demo() -> None:
     st.caption(t("ui.hand_made"))
     query = parts.query_select(TOKENS, IT)
     top_a, top_b = parts.heads_section(TOKENS, heads, ALLOWED, query)
+    try_this(LESSON, {"t1": query > 0 and top_a == top_b}, share=False)
 
+
+@st.fragment
+def shapes_demo() -> None:
     st.header(t("multi_head.shapes.header"))
     st.markdown(t("multi_head.shapes.body", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N))
     options = divisors(GPT2_SMALL_D_MODEL)
@@ -65,7 +69,11 @@ def heads_demo() -> None:
         t("multi_head.shapes.help", d=GPT2_SMALL_D_MODEL),
     )
     d_head = parts.gpt2_section(N, GPT2_SMALL_D_MODEL, h, options)
+    try_this(LESSON, {"t2": d_head == THIN_HEAD}, share=False, d_head=THIN_HEAD)
 
+
+@st.fragment
+def run_demo() -> None:
     st.header(t("multi_head.run.header"))
     small = divisors(PRONOUN.vectors.shape[1])
     st.markdown(
@@ -82,15 +90,12 @@ def heads_demo() -> None:
     parts.head_tabs(TOKENS, run, ALLOWED)
     parts.concat_and_output(TOKENS, run, run_h)
     st.markdown(t("multi_head.run.flat", it=gloss(TOKENS[IT]), top=pct(run.result.weights[:, IT].max())))
-    checks = {
-        "t1": query > 0 and top_a == top_b,
-        "t2": d_head == THIN_HEAD,
-        "t3": seed != DEFAULT_SEED,
-    }
-    try_this(LESSON, checks, d_head=THIN_HEAD)
+    try_this(LESSON, {"t3": seed != DEFAULT_SEED})
 
 
 heads_demo()
+shapes_demo()
+run_demo()
 
 st.header(t("multi_head.roles.header"))
 st.markdown(t("multi_head.roles.body"))

@@ -107,12 +107,14 @@ def draw_menu(lang: str, learner: progress.Progress) -> None:
         st.progress(done / max(total, 1), text=t("home.overall", done=done, total=total))
 
 
-def try_this(lesson_id: str, checks: dict[str, bool], **values: str) -> None:
+def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **values: str) -> None:
     """The lesson's "try this" tasks, each ticked live once its check holds.
 
     ``checks`` maps task id -> whether the page's current state satisfies it;
     a task once done stays done (it is saved in the progress). ``values`` fill
-    the placeholders of the task texts."""
+    the placeholders of the task texts. A page whose sections are separate
+    fragments calls it once per section with that section's tasks, and
+    ``share=False`` on all but one."""
     learner = load_progress()
     newly = {f"{lesson_id}.{tid}" for tid, ok in checks.items() if ok} - learner.tasks
     if newly:
@@ -126,7 +128,8 @@ def try_this(lesson_id: str, checks: dict[str, bool], **values: str) -> None:
             st.markdown(f"{mark} {t(f'{lesson_id}.task.{tid}', **values)}")
         if newly:
             st.toast(t("ui.task_done"), icon="🎉")
-    share_view()  # here, so that the link follows the demo's fragment reruns
+    if share:  # here, so that the link follows the demo's fragment reruns
+        share_view()
 
 
 def share_view() -> None:
