@@ -7,8 +7,6 @@ widget options) or escaped (``md``) inside a catalog sentence.
 
 from __future__ import annotations
 
-import copy
-import functools
 import re
 from collections.abc import Sequence
 
@@ -89,24 +87,22 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
         button.button(t("bigram.add.remove_button"), key="bg_remove", on_click=_remove)
 
 
-def _slanted(spec: dict) -> dict:
-    """A copy of a cached spec whose x labels are tilted, so long tokens never overlap."""
-    spec = copy.deepcopy(spec)
-    for layer in spec.get("layer", []):
-        encoding = layer.get("encoding", {})
-        if "x" in encoding:
-            encoding["x"].setdefault("axis", {}).update(labelAngle=-40, labelOverlap=False, labelLimit=150)
-        if "y" in encoding and encoding["y"].get("type") == "nominal":
-            encoding["y"].setdefault("axis", {}).update(labelLimit=190)
-    return spec
-
-
-@functools.lru_cache(maxsize=16)
 def _count_map_spec(x_title: str, y_title: str, colour_title: str, height: int) -> dict:
-    spec = _slanted(charts.heatmap_spec(x_title, y_title, colour_title, "", height=height))
-    spec["width"] = {"step": 25}  # fixed cells: on a narrow screen the map scrolls instead of squeezing
-    spec["layer"][0]["encoding"]["color"]["legend"] = {"orient": "top", "direction": "horizontal"}
-    return spec
+    """The shared heatmap with slanted column labels (long tokens never overlap),
+    the colour scale on top and fixed cells: on a narrow screen the map scrolls
+    instead of squeezing."""
+    return charts.heatmap_spec(
+        x_title,
+        y_title,
+        colour_title,
+        "",
+        height=height,
+        label_angle=-40,
+        label_limit=150,
+        row_label_limit=190,
+        legend="top",
+        cell_width=25,
+    )
 
 
 def count_map(sentences: Sequence[Sentence]) -> None:
@@ -145,9 +141,11 @@ def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = F
     return words + t("bigram.lab.more", n=rest) if rest > 0 else words
 
 
-@functools.lru_cache(maxsize=16)
 def _compare_spec(x_title: str, y_title: str, series_title: str) -> dict:
-    return _slanted(charts.grouped_bar_spec(x_title, y_title, series_title, height=380))
+    """The shared grouped bars with slanted labels, so long tokens never overlap."""
+    return charts.grouped_bar_spec(
+        x_title, y_title, series_title, height=380, label_angle=-40, label_limit=150
+    )
 
 
 def compare_bars(comp: PrefixComparison) -> None:

@@ -11,7 +11,6 @@ callback, so an interrupted training never reaches the cache.
 
 from __future__ import annotations
 
-import copy
 import functools
 import threading
 import time
@@ -262,14 +261,11 @@ def clear_cache() -> None:
         _CACHE.clear()
 
 
-@functools.lru_cache(maxsize=64)
 def _loss_spec(x_title: str, y_title: str, series_title: str, steps: int, points: bool) -> dict:
     """The line chart with its x axis fixed to the whole run, so the curve grows
     from left to right while training; ``points`` marks every step (so that a run
     that diverged after a step or two still shows something)."""
-    spec = copy.deepcopy(charts.line_spec(x_title, y_title, series_title, points=points))
-    spec["encoding"]["x"]["scale"]["domain"] = [0, steps]
-    return spec
+    return charts.line_spec(x_title, y_title, series_title, points=points, x_domain=(0, steps))
 
 
 def loss_chart(losses: np.ndarray, steps: int) -> None:
@@ -415,24 +411,19 @@ def token_select(
     return tuple((chosen or prefix_text(default)).split(" "))
 
 
-@functools.lru_cache(maxsize=16)
 def _bars_spec(x_title: str, y_title: str, series_title: str, slanted: bool) -> dict:
     """Grouped bars only: three bars per token leave no room for printed values
-    (they are in the tooltips and in the text below), so the text layer and the
-    room kept above it are dropped, and the y axis shows the percentages."""
-    height = 440 if slanted else 320  # the whole chart, labels included, fits this height
-    spec = copy.deepcopy(charts.grouped_bar_spec(x_title, y_title, series_title, height=height))
-    spec["layer"] = [layer for layer in spec["layer"] if _mark(layer) == "bar"]
-    for layer in spec["layer"]:
-        x = layer.get("encoding", {}).get("x", {})
-        if slanted and x.get("field") == "label":
-            x["axis"] = x.get("axis", {}) | {"labelAngle": -40, "labelOverlap": False, "labelLimit": 160}
-    return spec
-
-
-def _mark(layer: dict) -> str:
-    mark = layer.get("mark", "")
-    return mark.get("type", "") if isinstance(mark, dict) else mark
+    (they are in the tooltips and in the text below), so they are left out, and
+    the y axis shows the percentages."""
+    return charts.grouped_bar_spec(
+        x_title,
+        y_title,
+        series_title,
+        height=440 if slanted else 320,  # the whole chart, labels included, fits this height
+        label_angle=-40 if slanted else 0,
+        label_limit=160 if slanted else None,
+        values=False,
+    )
 
 
 def _bar_text(p: float) -> str:
@@ -570,24 +561,21 @@ def look_back(maps: np.ndarray, tokens: Sequence[str]) -> dict[str, float | int 
     }
 
 
-@functools.lru_cache(maxsize=16)
 def _small_map_spec(n: int, key_title: str, query_title: str, weight_title: str) -> dict:
     """charts.heatmap_spec made small enough for four maps side by side: no axis
     titles or colour legend (one caption explains them all), slanted key labels."""
-    spec = copy.deepcopy(charts.heatmap_spec(key_title, query_title, weight_title, "", height=26 * n + 70))
-    for layer in spec["layer"]:
-        encoding = layer.get("encoding", {})
-        for channel in ("x", "y"):
-            if channel in encoding:
-                encoding[channel]["title"] = None
-        if "x" in encoding:
-            encoding["x"]["axis"] = encoding["x"].get("axis", {}) | {"labelAngle": -50, "labelLimit": 90}
-        if "field" in encoding.get("color", {}):
-            encoding["color"]["legend"] = None
-        if _mark(layer) == "text":
-            layer["mark"]["fontSize"] = 10
-    spec.pop("title", None)
-    return spec
+    return charts.heatmap_spec(
+        key_title,
+        query_title,
+        weight_title,
+        "",
+        height=26 * n + 70,
+        label_angle=-50,
+        label_limit=90,
+        axis_titles=False,
+        legend=False,
+        font_size=10,
+    )
 
 
 def small_map(labels: Sequence[str], weights: np.ndarray, alt_text: str) -> None:

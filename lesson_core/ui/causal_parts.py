@@ -4,8 +4,6 @@ sentences that name what a query can and cannot see."""
 
 from __future__ import annotations
 
-import copy
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -60,15 +58,14 @@ def pairs_table(tokens: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
     return pairs
 
 
-@functools.lru_cache(maxsize=32)
-def _spec(x_title: str, y_title: str, colour: str, legend: str, n: int, diverging: bool, key: bool) -> dict:
+def _spec(
+    x_title: str, y_title: str, colour: str, masked_label: str, n: int, diverging: bool, key: bool
+) -> dict:
     """charts.heatmap_spec sized for ``n`` rows; without ``key`` (the colour
     legend), so that a small map keeps room for its cells in a half-width column."""
-    spec = charts.heatmap_spec(x_title, y_title, colour, legend, height=44 * n + 110, diverging=diverging)
-    if not key:
-        spec = copy.deepcopy(spec)
-        spec["layer"][0]["encoding"]["color"]["legend"] = None
-    return spec
+    return charts.heatmap_spec(
+        x_title, y_title, colour, masked_label, height=44 * n + 110, diverging=diverging, legend=key
+    )
 
 
 def _heatmap(tokens, values, texts, blocked, dark, colour, legend, alt, diverging=False, key=True) -> None:

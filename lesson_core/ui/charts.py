@@ -1,9 +1,15 @@
 """Altair chart specs, built once per shape and fed new data on every rerun.
 
 Each ``*_spec`` function builds an Altair chart with no data, turns it into a
-Vega-Lite dict and caches it by its arguments (titles, height). A page pairs
-it with a long-form DataFrame from the matching ``*_frame`` function and
-calls ``show``. Moving a slider then costs a DataFrame, not a new chart.
+Vega-Lite dict with ``freeze`` and caches it by its arguments (titles, height
+and the keyword options: label angle, legend, ...). A page pairs it with a
+long-form DataFrame from the matching ``*_frame`` function and calls
+``show``. Moving a slider then costs a DataFrame, not a new chart.
+
+The cached dicts are shared: never modify one. A chart that needs something
+the options do not offer gets a new option here (a hashable keyword argument,
+so that it is part of the cache key), or its own Altair chart passed through
+``freeze``.
 """
 
 from __future__ import annotations
@@ -30,14 +36,25 @@ def show(frame: pd.DataFrame, spec: dict[str, Any], alt_text: str, **kwargs: Any
     return st.vega_lite_chart(frame, spec, width="stretch", alt=alt_text, **kwargs)
 
 
-def _freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
-    """The chart as a Vega-Lite dict without data: Altair gives a data-less chart
-    a placeholder dataset, which would show up as an "undefined" category."""
+def freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The chart, built without data, as a Vega-Lite dict without data, ready to
+    be cached and passed to ``show`` with each rerun's frame.
+
+    Altair gives a data-less chart a placeholder dataset, which would show up as
+    an "undefined" category; this drops it (``datasets``, and ``data`` at the
+    top level and in every layer). Use it for any chart a lesson builds itself
+    and cache the result (``functools.lru_cache`` on the builder): treat the
+    dict as read-only, since every caller gets the same object."""
     spec = chart.to_dict()
     spec.pop("datasets", None)
     for part in [spec, *spec.get("layer", [])]:
         part.pop("data", None)
     return spec
+
+
+def _given(value: Any) -> Any:
+    """An optional Altair property: ``None`` leaves it out of the spec."""
+    return alt.Undefined if value is None else value
 
 
 def _headroom(x: alt.X, y_title: str) -> alt.Chart:
@@ -74,7 +91,7 @@ def bar_spec(
         )
     )
     text = base.mark_text(dy=-7, fontSize=12).encode(text="text:N")
-    return _freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
+    return freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
 
 
 def bar_frame(
@@ -102,12 +119,29 @@ def bar_frame(
 
 
 @functools.lru_cache(maxsize=64)
-def grouped_bar_spec(x_title: str, y_title: str, series_title: str, height: int = 240) -> dict:
+def grouped_bar_spec(
+    x_title: str,
+    y_title: str,
+    series_title: str,
+    height: int = 240,
+    *,
+    label_angle: int = 0,
+    label_limit: int | None = None,
+    values: bool = True,
+) -> dict:
     """Side-by-side bars of ``value`` per ``label`` and ``series``, values printed.
-    Frame: ``grouped_bar_frame``."""
-    x = alt.X(
-        "label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=alt.Axis(labelAngle=0)
+    Frame: ``grouped_bar_frame``.
+
+    ``label_angle`` (degrees, e.g. -40) tilts the x labels and then draws every
+    one of them (no overlap thinning); ``label_limit`` caps a label's width in
+    pixels (Vega-Lite's default otherwise). ``values=False`` draws the bars only:
+    no value printed above them, and no room kept for it."""
+    axis = alt.Axis(
+        labelAngle=label_angle,
+        labelOverlap=False if label_angle else alt.Undefined,
+        labelLimit=_given(label_limit),
     )
+    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
     colour = alt.Color(
         "series:N",
         title=series_title,
@@ -126,8 +160,10 @@ def grouped_bar_spec(x_title: str, y_title: str, series_title: str, height: int 
         ],
     )
     bars = base.mark_bar().encode(color=colour)
+    if not values:
+        return freeze(alt.layer(bars).properties(height=height))
     text = base.mark_text(dy=-7, fontSize=11).encode(text="text:N")
-    return _freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
+    return freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
 
 
 def grouped_bar_frame(labels: Sequence[str], series: dict[str, np.ndarray], fmt) -> pd.DataFrame:
@@ -147,7 +183,7 @@ def grouped_bar_frame(labels: Sequence[str], series: dict[str, np.ndarray], fmt)
     return pd.concat(parts, ignore_index=True)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)  # the lessons' own heatmaps share this cache
 def heatmap_spec(
     x_title: str,
     y_title: str,
@@ -156,22 +192,62 @@ def heatmap_spec(
     height: int = 380,
     diverging: bool = False,
     selectable: bool = False,
+    *,
+    label_angle: int = 0,
+    label_limit: int | None = None,
+    label_align: str | None = None,
+    label_baseline: str | None = None,
+    row_label_limit: int | None = None,
+    axis_titles: bool = True,
+    legend: bool | str = True,
+    font_size: int = 11,
+    cell_width: int | None = None,
 ) -> dict:
     """A heatmap with the value written in every cell; masked cells grey and
     labelled (``masked_label``, e.g. "grey = masked", is shown above the
     map; pass "" when nothing is masked). Frame: ``heatmap_frame``. With
     ``selectable`` a click on a cell selects its row (selection "pick", field
-    ``row_i``)."""
+    ``row_i``).
+
+    Options for narrow or crowded maps (Vega-Lite's defaults when left out):
+    ``label_angle`` (degrees, e.g. -45) tilts the column labels (on top),
+    ``label_limit`` caps their width in pixels, ``label_align`` and
+    ``label_baseline`` anchor them ("left", "middle", ...); ``row_label_limit``
+    caps the row labels' width; ``axis_titles=False`` drops both axis titles;
+    ``legend`` is True (the colour scale at the right), False (none) or "top"
+    (above the map, horizontal); ``font_size`` is that of the cell values;
+    ``cell_width`` fixes each column's width in pixels (the chart is then as wide
+    as its columns, not as the page)."""
+    if legend not in (True, False, "top"):
+        raise ValueError(f'legend must be True, False or "top", not {legend!r}')
     x = alt.X(
         "col:N",
-        title=x_title,
+        title=x_title if axis_titles else None,
         sort=alt.EncodingSortField("col_i"),
-        axis=alt.Axis(orient="top", labelAngle=0, labelOverlap=False),
+        axis=alt.Axis(
+            orient="top",
+            labelAngle=label_angle,
+            labelOverlap=False,
+            labelLimit=_given(label_limit),
+            labelAlign=_given(label_align),
+            labelBaseline=_given(label_baseline),
+        ),
     )
-    y = alt.Y("row:N", title=y_title, sort=alt.EncodingSortField("row_i"))
+    y = alt.Y(
+        "row:N",
+        title=y_title if axis_titles else None,
+        sort=alt.EncodingSortField("row_i"),
+        axis=alt.Undefined if row_label_limit is None else alt.Axis(labelLimit=row_label_limit),
+    )
     scale = (
         alt.Scale(scheme=DIVERGING, domainMid=0) if diverging else alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])
     )
+    if legend is True:
+        key = alt.Undefined
+    elif legend is False:
+        key = None
+    else:
+        key = alt.Legend(orient="top", direction="horizontal")
     tooltip = [
         alt.Tooltip("row:N", title=y_title),
         alt.Tooltip("col:N", title=x_title),
@@ -186,7 +262,7 @@ def heatmap_spec(
             color=alt.condition(
                 "datum.masked",
                 alt.value(MASKED_GREY),
-                alt.Color("value:Q", title=colour_title, scale=scale),
+                alt.Color("value:Q", title=colour_title, scale=scale, legend=key),
             ),
             tooltip=tooltip,
         )
@@ -195,7 +271,7 @@ def heatmap_spec(
         cells = cells.add_params(alt.selection_point(name="pick", fields=["row_i"], on="click"))
     labels = (
         alt.Chart()
-        .mark_text(fontSize=11)
+        .mark_text(fontSize=font_size)
         .encode(
             x=x,
             y=y,
@@ -204,8 +280,14 @@ def heatmap_spec(
             tooltip=tooltip,
         )
     )
-    legend = alt.TitleParams(masked_label, anchor="end", fontSize=11, fontWeight="normal", color="#555")
-    return _freeze(alt.layer(cells, labels).properties(height=height, title=legend))
+    chart = alt.layer(cells, labels).properties(height=height)
+    if masked_label:  # an empty title draws nothing, so leave it out
+        chart = chart.properties(
+            title=alt.TitleParams(masked_label, anchor="end", fontSize=11, fontWeight="normal", color="#555")
+        )
+    if cell_width is not None:
+        chart = chart.properties(width=alt.Step(cell_width))
+    return freeze(chart)
 
 
 def heatmap_frame(
@@ -262,7 +344,7 @@ def row_picker(chart_key: str, target_key: str):
     return pick
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=128)
 def line_spec(
     x_title: str,
     y_title: str,
@@ -271,10 +353,14 @@ def line_spec(
     log_y: bool = False,
     height: int = 280,
     points: bool = True,
+    *,
+    x_domain: tuple[float, float] | None = None,
 ) -> dict:
     """Lines of ``y`` over ``x``, one per ``series`` (colour-blind-safe colours,
-    legend on top). Frame: ``line_frame``."""
-    x = alt.X("x:Q", title=x_title, scale=alt.Scale(type="log" if log_x else "linear"))
+    legend on top). Frame: ``line_frame``. ``x_domain`` (a (low, high) tuple)
+    fixes the x axis' range instead of fitting it to the data."""
+    x_scale = alt.Scale(type="log" if log_x else "linear", domain=_given(x_domain and list(x_domain)))
+    x = alt.X("x:Q", title=x_title, scale=x_scale)
     y = alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear"))
     colour = alt.Color(
         "series:N",
@@ -293,7 +379,7 @@ def line_spec(
         .mark_line(point=points)
         .encode(x=x, y=y, color=colour, strokeDash=alt.StrokeDash("series:N", legend=None), tooltip=tooltip)
     )
-    return _freeze(line.properties(height=height))
+    return freeze(line.properties(height=height))
 
 
 def line_frame(x: np.ndarray, series: dict[str, np.ndarray]) -> pd.DataFrame:

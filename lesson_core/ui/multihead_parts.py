@@ -3,8 +3,6 @@ GPT-2 shapes walk-through and the full computation with random projections."""
 
 from __future__ import annotations
 
-import copy
-import functools
 from collections.abc import Sequence
 
 import numpy as np
@@ -18,16 +16,19 @@ URL = {"bind": "query-params"}
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
 
 
-@functools.lru_cache(maxsize=8)
 def narrow_heatmap_spec(x_title: str, y_title: str, colour_title: str, legend: str) -> dict:
     """The shared weights heatmap with its column labels tilted, so that ten
     tokens fit in a half-width column (two heads side by side)."""
-    spec = copy.deepcopy(charts.heatmap_spec(x_title, y_title, colour_title, legend, height=400))
-    for layer in spec["layer"]:
-        x = layer.get("encoding", {}).get("x", {})
-        if "field" in x:
-            x.setdefault("axis", {}).update(labelAngle=-45, labelAlign="left", labelBaseline="middle")
-    return spec
+    return charts.heatmap_spec(
+        x_title,
+        y_title,
+        colour_title,
+        legend,
+        height=400,
+        label_angle=-45,
+        label_align="left",
+        label_baseline="middle",
+    )
 
 
 def narrow_weights_map(
@@ -41,15 +42,9 @@ def narrow_weights_map(
     charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
 
 
-@functools.lru_cache(maxsize=8)
 def slanted_grouped_bar_spec(x_title: str, y_title: str, series_title: str) -> dict:
     """The shared grouped bars with tilted labels, so that ten glossed tokens all show."""
-    spec = copy.deepcopy(charts.grouped_bar_spec(x_title, y_title, series_title))
-    for layer in spec["layer"]:
-        x = layer.get("encoding", {}).get("x", {})
-        if "field" in x:  # not the value-only helper layers
-            x.setdefault("axis", {}).update(labelAngle=-35, labelOverlap=False, labelLimit=160)
-    return spec
+    return charts.grouped_bar_spec(x_title, y_title, series_title, label_angle=-35, label_limit=160)
 
 
 def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:

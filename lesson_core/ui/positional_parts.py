@@ -10,7 +10,6 @@ from collections.abc import Sequence
 import altair as alt
 import numpy as np
 import pandas as pd
-import pyarrow as pa
 import streamlit as st
 
 from lesson_core.positional import (
@@ -126,7 +125,7 @@ def wave_spec(
             tooltip=tooltip,
         )
     )
-    return charts._freeze(line.properties(height=height))
+    return charts.freeze(line.properties(height=height))
 
 
 def waves(pe: np.ndarray) -> None:
@@ -134,7 +133,8 @@ def waves(pe: np.ndarray) -> None:
     n, d = pe.shape
     dims = min(WAVE_DIMS, d)
     names = tuple(t("positional.explore.series", i=i, fn="sin" if i % 2 == 0 else "cos") for i in range(dims))
-    frame = pa.table({"x": np.arange(n, dtype=np.int16), **{name: pe[:, i] for i, name in enumerate(names)}})
+    columns = {name: pe[:, i] for i, name in enumerate(names)}
+    frame = pd.DataFrame({"x": np.arange(n, dtype=np.int16), **columns})
     spec = wave_spec(
         t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 24
     )
@@ -175,15 +175,15 @@ def matrix_spec(
             tooltip=tooltip,
         )
     )
-    return charts._freeze(cells.properties(height=height))
+    return charts.freeze(cells.properties(height=height))
 
 
-def matrix_frame(values: np.ndarray) -> pa.Table:
-    """Long form of an [n_rows, n_cols] matrix (up to 65 536 cells), built as an
-    Arrow table of compact numeric columns: no pandas conversion on the way to
+def matrix_frame(values: np.ndarray) -> pd.DataFrame:
+    """Long form of an [n_rows, n_cols] matrix (up to 65 536 cells) in compact
+    numeric columns (int16, float32): cheap to turn into Arrow and to send to
     the browser, so a slider move stays cheap."""
     n_r, n_c = values.shape
-    return pa.table(
+    return pd.DataFrame(
         {
             "row": np.repeat(np.arange(n_r, dtype=np.int16), n_c),
             "col": np.tile(np.arange(n_c, dtype=np.int16), n_r),

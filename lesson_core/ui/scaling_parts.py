@@ -197,7 +197,7 @@ def log_line_spec(
     point = base.transform_filter(f"datum.series_order == {last}").mark_point(
         size=180, filled=True, opacity=1, stroke="white", strokeWidth=1.5
     )
-    return charts._freeze(alt.layer(lines, point).properties(height=height))
+    return charts.freeze(alt.layer(lines, point).properties(height=height))
 
 
 def temperature_summary(
