@@ -7,6 +7,7 @@ from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variat
 from lesson_core.examples import CHAPTER, CORPUS
 from lesson_core.ui import bigram_parts as parts
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, vec
+from lesson_core.ui.study import terms
 
 LESSON, WA, CAT_WA, DOG_WA = "bigram", "は", ("ねこ", "は"), ("いぬ", "は")
 CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
@@ -22,6 +23,7 @@ def corpus_lab() -> None:
     sentences = [*CORPUS, *added]
     st.header(t("bigram.corpus.header"))
     st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
+    terms("corpus")
     parts.corpus_editor(CORPUS, added)
 
     st.header(t("bigram.counts.header"))
@@ -45,6 +47,7 @@ def corpus_lab() -> None:
     )
     parts.blind_spot_table(blind_spot(sentences, WA))
     st.caption(t("bigram.blind.tv_help"))
+    terms("total_variation")
 
     st.header(t("bigram.lab.header"))
     st.markdown(t("bigram.lab.body"))

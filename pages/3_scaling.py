@@ -10,6 +10,7 @@ from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unsc
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, views
 from lesson_core.ui import scaling_parts as parts
 from lesson_core.ui.scaling_parts import URL
+from lesson_core.ui.study import terms
 
 LESSON, TOP_TARGET, ENTROPY_TARGET, STD_TARGET, REFERENCE = "scaling", 0.99, 2.5, 10.0, 1.0
 IT, KV, ALLOWED = PRONOUN.index("それ"), PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
@@ -52,6 +53,7 @@ def onehot_demo() -> None:
         r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
         r"\quad J_{ij} = p_i(\delta_{ij} - p_j)"
     )
+    terms("jacobian")
     st.markdown(t("scaling.gradient.norm"))
     parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
     try_this(LESSON, {"t1": bool(pair.top[0] > TOP_TARGET)}, share=False, top_target=pct(TOP_TARGET, 0))

@@ -14,6 +14,7 @@ from lesson_core.examples import (
 from lesson_core.multihead import divisors, parallel_heads, random_multi_head, random_projections
 from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this
 from lesson_core.ui import multihead_parts as parts
+from lesson_core.ui.study import terms
 
 LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0
 THIN_HEAD = 32  # try-this target: d_head of GPT-2 small's heads
@@ -53,6 +54,7 @@ def heads_demo() -> None:
     st.caption(t("ui.hand_made"))
     query = parts.query_select(TOKENS, IT)
     top_a, top_b = parts.heads_section(TOKENS, heads, ALLOWED, query)
+    terms("concatenation")
     try_this(LESSON, {"t1": query > 0 and top_a == top_b}, share=False)
 
 

@@ -26,7 +26,7 @@ st.latex(
 terms("embedding", "residual", "layernorm", "head")
 st.markdown(t("capstone.pieces.training"))
 st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")
-terms("loss", "gradient", "training", "parameter")
+terms("loss", "gradient", "training", "parameter", "corpus")
 
 
 @st.fragment
@@ -52,6 +52,7 @@ def lab() -> None:
         st.header(t("capstone.predict.header"))
         st.markdown(t("capstone.predict.body"))
         parts.prediction_section(result)
+        terms("total_variation")
 
         st.header(t("capstone.gen.header"))
         st.markdown(t("capstone.gen.body", eos=EOS))
