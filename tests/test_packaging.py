@@ -39,3 +39,10 @@ def test_core_is_pure_numpy():
 def test_no_user_text_reaches_unsafe_html():
     for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/**/*.py"), ROOT / "streamlit_app.py"]:
         assert "unsafe_allow_html=True" not in path.read_text(encoding="utf-8"), path
+
+
+def test_no_full_garbage_collection_after_every_rerun():
+    """Streamlit's default gc.collect(2) after each run costs more than a lesson's
+    rerun and blocks every session (docs/serving.md): it must stay switched off."""
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["runner"]["postScriptGC"] is False
