@@ -41,6 +41,16 @@ def test_no_user_text_reaches_unsafe_html():
         assert "unsafe_allow_html=True" not in path.read_text(encoding="utf-8"), path
 
 
+def test_st_html_only_gets_our_own_fixed_stylesheets():
+    """st.html renders HTML: it may only get a module constant, never text built at run time."""
+    calls = []
+    for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/**/*.py"), ROOT / "streamlit_app.py"]:
+        calls += re.findall(r"\bst\.html\(([^)]*)\)", path.read_text(encoding="utf-8"))
+    assert calls, "the narrow-screen stylesheet is no longer added"
+    for argument in calls:
+        assert re.fullmatch(r"[A-Z][A-Z0-9_]*", argument.strip()), argument
+
+
 def test_no_full_garbage_collection_after_every_rerun():
     """Streamlit's default gc.collect(2) after each run costs more than a lesson's
     rerun and blocks every session (docs/serving.md): it must stay switched off."""

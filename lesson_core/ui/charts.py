@@ -162,7 +162,8 @@ def grouped_bar_spec(
     bars = base.mark_bar().encode(color=colour)
     if not values:
         return freeze(alt.layer(bars).properties(height=height))
-    text = base.mark_text(dy=-7, fontSize=11).encode(text="text:N")
+    # On a phone two values side by side would overlap at 11 px: smaller there.
+    text = base.mark_text(dy=-7, fontSize={"expr": "width < 480 ? 8 : 11"}).encode(text="text:N")
     return freeze(alt.layer(bars, text, _headroom(x, y_title)).properties(height=height))
 
 

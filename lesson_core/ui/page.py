@@ -25,6 +25,15 @@ def available_lessons() -> tuple[course.Lesson, ...]:
     return tuple(lesson for lesson in course.LESSONS if (ROOT / lesson.page).exists())
 
 
+# Our own fixed stylesheet (never text a learner typed). A display formula
+# wider than a phone scrolls sideways instead of being cut off, and on a
+# narrow screen formulas use the body text size instead of KaTeX's 1.21 em.
+NARROW_SCREEN_CSS = """<style>
+.katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
+@media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+</style>"""
+
+
 def setup_page(lesson_id: str | None = None) -> str:
     """Set up a page: title, language, menu, progress. Returns the language.
 
@@ -44,6 +53,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     )
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
+    st.html(NARROW_SCREEN_CSS)  # style only: Streamlit puts it in no visible place
     learner = load_progress()
     if lesson_id in course.BY_ID and lesson_id not in learner.visited:
         learner.visited.add(lesson_id)
