@@ -29,6 +29,12 @@ and script plus the loopback, without the page's debounce and drawing. The
 page's text outside the sliders is compared before and after each move
 ("unchanged" counts moves where only a chart or nothing changed).
 
+The app processes this script starts run under stopwatch_server.py, which
+logs, for every rerun request, the time from its arrival in the process to
+its script_finished leaving it: "in the app process", the server's share
+alone (its queue and the script), for fragment reruns (slider moves) and
+full reruns (page switches, first loads) separately.
+
 First each app process is warmed up (one session, direct, not measured),
 then one session alone (the baseline median), then ``--sessions`` at once.
 Prints p50/p95 latencies per action and per page, the ratio p95 /
@@ -43,9 +49,10 @@ browser stayed on one backend.
 
 The learners' browsers all run here, in one Chromium, and cost several
 times the server's CPU: on a small machine they, not the server, set the
-latency. So this script, playwright and Chromium run at nice +10
-(``--browser-nice``) and the server(s) at 0, as if the browsers were on the
-learners' own machines; the CPU seconds printed show who used what.
+latency. So this script, playwright and Chromium run at nice +19
+(``--browser-nice``; Chromium is kept from raising its own priority) and the
+server(s) at 0, as if the browsers were on the learners' own machines; the
+CPU seconds printed show who used what.
 
 The machine is shared: compare figures from one run only, and note the load
 average printed at the start and the end. Bounded: every wait has a timeout
@@ -67,6 +74,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from dataclasses import dataclass, field
@@ -221,6 +229,7 @@ class Results:
     browser_cpu: float = 0.0
     menu_late: int = 0  # menu link not there yet when the previous page was idle
     server_cpu: float = float("nan")  # CPU seconds of the server process(es) during the phase
+    server_busy: dict[int, list[float]] = field(default_factory=dict)  # pid: share of a core per second
     via_wire: int = 0  # moves whose rerun never showed "running" (timed by the websocket)
     arrived: set[int] = field(default_factory=set)  # sessions past their first page load
 
@@ -266,12 +275,26 @@ def print_results(res: Results, per_page: bool) -> None:
         f"CPU seconds: server {res.server_cpu:.0f} ({per_action:.0f} ms per action),"
         f" Chromium + playwright driver {res.browser_cpu:.0f}"
     )
+    for pid, shares in res.server_busy.items():
+        if shares:
+            full = sum(x >= 0.9 for x in shares)
+            print(
+                f"server {pid} CPU, share of one core per second: median {pct(shares, 50):.0%},"
+                f" p95 {pct(shares, 95):.0%}; seconds at ≥ 90%: {full} of {len(shares)}"
+            )
     if res.stopped_early:
         print(f"sessions stopped at the time limit: {res.stopped_early}")
     kinds = collections.Counter(kind for kind, _ in res.errors)
     print(f"errors: {len(res.errors)}" + (f" ({dict(kinds)})" if kinds else ""))
     for detail, n in collections.Counter(f"[{k}] {d}" for k, d in res.errors).most_common(12):
         print(f"  {n}× {detail}")
+
+
+def print_server_times(times: dict[str, list[float]]) -> None:
+    """The app process's own time per rerun (stopwatch_server.py)."""
+    print("in the app process (request in → script_finished out):")
+    print(summary("  fragment reruns", times["fragment"]))
+    print(summary("  full reruns", times["full"]))
 
 
 # --------------------------------------------------------------------------- one learner
@@ -454,6 +477,8 @@ async def drive(
     deadline = time.monotonic() + args.time_limit
     through, all_through = 0, asyncio.Event()
     cpu_before = cpu_seconds(pids)
+    sampler = CpuSampler(pids)
+    sampler.start()
 
     async def finished() -> None:
         nonlocal through
@@ -481,12 +506,48 @@ async def drive(
         # CPU of the playwright driver and Chromium (with their reaped children)
         res.browser_cpu = cpu_seconds(descendants(os.getpid(), exclude), children=True)
         await browser.close()
+    sampler.stop.set()
+    sampler.join()
+    res.server_busy = sampler.shares
     if pids:
         res.server_cpu = cpu_seconds(pids) - cpu_before
     return res
 
 
 # --------------------------------------------------------------------------- servers
+
+
+class CpuSampler(threading.Thread):
+    """Every second, the share of one core that each server process used
+    (a process runs Python code on one core at a time: 100% is its limit)."""
+
+    def __init__(self, pids: list[int]) -> None:
+        super().__init__(daemon=True)
+        self.pids, self.stop = pids, threading.Event()
+        self.shares: dict[int, list[float]] = {pid: [] for pid in pids}
+
+    def run(self) -> None:
+        last, then = {pid: cpu_seconds([pid]) for pid in self.pids}, time.monotonic()
+        while not self.stop.wait(1.0):
+            now = time.monotonic()
+            for pid in self.pids:
+                used = cpu_seconds([pid])
+                self.shares[pid].append((used - last[pid]) / (now - then))
+                last[pid] = used
+            then = now
+
+
+def keep_nice() -> bool:
+    """Chromium run as root sets its own processes' priority (nice 0, some
+    threads -8), which would undo our nice. Without CAP_SYS_NICE in this
+    process's capability bounding set, the programs it starts from now on
+    (playwright, Chromium) cannot lower their niceness. True if they can't."""
+    if os.geteuid() != 0:
+        return True  # an unprivileged process can't lower its niceness anyway
+    import ctypes
+
+    pr_capbset_drop, cap_sys_nice = 24, 23  # <linux/prctl.h>, <linux/capability.h>
+    return ctypes.CDLL(None, use_errno=True).prctl(pr_capbset_drop, cap_sys_nice, 0, 0, 0) == 0
 
 
 def loadavg() -> str:
@@ -541,17 +602,20 @@ def wait_healthy(url: str, procs: list[subprocess.Popen], logs: list[Path], time
                     return
         except OSError:
             if any(p.poll() is not None for p in procs) or time.monotonic() > deadline:
+                codes = [p.returncode for p in procs]
                 tails = "\n".join(log.read_text()[-2000:] for log in logs)
-                raise RuntimeError(f"{url} did not start:\n{tails}") from None
+                raise RuntimeError(f"{url} did not start (exit codes {codes}):\n{tails}") from None
             time.sleep(0.2)
 
 
-def start_streamlit(port: int, log: Path, cookie_secret: str) -> subprocess.Popen:
-    """The same command as apprun.running_app, but we keep the process (for
-    /proc) and its log (for tracebacks); a shared cookie secret for nginx mode."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+def start_streamlit(port: int, log: Path, times: Path, cookie_secret: str) -> subprocess.Popen:
+    """The same command as apprun.running_app, run through stopwatch_server.py
+    (it writes the server's own time for every rerun to ``times``); we keep the
+    process (for /proc) and its log (for tracebacks); a shared cookie secret
+    for nginx mode."""
+    cmd = [sys.executable, str(HERE / "stopwatch_server.py"), "run", str(ROOT / "streamlit_app.py")]
     cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
-    env = os.environ | {"STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret}
+    env = os.environ | {"STREAMLIT_SERVER_COOKIE_SECRET": cookie_secret, "LOAD_STOPWATCH": str(times)}
     with log.open("wb") as out:
         return subprocess.Popen(cmd, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env)
 
@@ -583,13 +647,15 @@ class Servers:
         self.run_dir.chmod(0o755)  # nginx workers may run as another user
         self.procs: list[subprocess.Popen] = []
         self.logs: list[Path] = []
+        self.times: list[Path] = []  # stopwatch_server.py's log, one per app process
         self.backends: list[str] = []
         self.nginx: subprocess.Popen | None = None
         secret = secrets.token_hex(32)
         ports = [free_port() for _ in range(2 if behind_nginx else 1)]
         for port in ports:
             self.logs.append(self.run_dir / f"streamlit-{port}.log")
-            self.procs.append(start_streamlit(port, self.logs[-1], secret))
+            self.times.append(self.run_dir / f"stopwatch-{port}.log")
+            self.procs.append(start_streamlit(port, self.logs[-1], self.times[-1], secret))
             self.backends.append(f"127.0.0.1:{port}")
         try:
             for addr in self.backends:
@@ -612,6 +678,18 @@ class Servers:
     @property
     def pids(self) -> list[int]:
         return [p.pid for p in self.procs]
+
+    def server_times(self, start: float, end: float) -> dict[str, list[float]]:
+        """ms from a rerun request reaching an app process to its script_finished
+        leaving it, by kind ("fragment" / "full"), for requests that arrived
+        between the monotonic times start and end (see stopwatch_server.py)."""
+        found: dict[str, list[float]] = {"fragment": [], "full": []}
+        for path in self.times:
+            for line in path.read_text().splitlines() if path.exists() else []:
+                arrived, ms, kind = line.split()
+                if start <= float(arrived) <= end:
+                    found[kind].append(float(ms))
+        return found
 
     def tracebacks(self) -> list[str]:
         found = []
@@ -664,8 +742,8 @@ def main() -> None:
     parser.add_argument(
         "--browser-nice",
         type=int,
-        default=10,
-        help="niceness of this script, playwright and Chromium (the server keeps 0), default 10",
+        default=19,
+        help="niceness of this script, playwright and Chromium (the servers keep 0), default 19",
     )
     parser.add_argument("--skip-single", action="store_true", help="no single-session baseline")
     args = parser.parse_args()
@@ -686,7 +764,11 @@ def main() -> None:
         exclude = set(pids) | ({servers.nginx.pid} if servers and servers.nginx else set())
         if args.browser_nice:  # the class's browsers would run on their own machines
             os.nice(args.browser_nice)
-            print(f"client (this script, playwright, Chromium) at nice +{args.browser_nice}; servers at 0")
+            caveat = "" if keep_nice() else " (but Chromium, run as root, may raise its own)"
+            print(
+                f"client (this script, playwright, Chromium) at nice +{args.browser_nice}{caveat};"
+                " servers at 0"
+            )
         if servers:  # imports, caches: every process runs every page once before we measure
             warm = argparse.Namespace(**vars(args) | {"rounds": 1, "moves": 1, "think": 0})
             for addr in servers.backends:
@@ -694,11 +776,15 @@ def main() -> None:
                 print(f"warm-up of {addr} (direct, not measured): {len(res.errors)} errors")
                 for kind, detail in res.errors[:5]:
                     print(f"  [{kind}] {detail}")
-        single = None
+        single, single_times = None, {"fragment": [], "full": []}
         if not args.skip_single:
             print("\n== 1 session (baseline) ==")
+            start = time.monotonic()
             single = asyncio.run(drive(url, 1, args, pids, exclude, "single"))
             print_results(single, per_page=False)
+            if servers:
+                single_times = servers.server_times(start, time.monotonic())
+                print_server_times(single_times)
 
         rss = {"before": [rss_mb(pid) for pid in pids]}
         cpu_before = [cpu_seconds([pid]) for pid in pids]
@@ -721,6 +807,9 @@ def main() -> None:
         )
         wall = time.monotonic() - started
         print_results(res, per_page=True)
+        if servers:
+            many_times = servers.server_times(started, started + wall)
+            print_server_times(many_times)
 
         cpu = [cpu_seconds([pid]) - before for pid, before in zip(pids, cpu_before, strict=True)]
         print(f"\nwall time {wall:.0f} s for {args.sessions} sessions")
@@ -769,6 +858,12 @@ def main() -> None:
                     f"server round trip of a slider move: single-session median {base:.0f} ms,"
                     f" {args.sessions}-session p95 {p95:.0f} ms, ratio {p95 / base:.2f}"
                 )
+        if servers and single and single_times["fragment"] and many_times["fragment"]:
+            base, p95 = pct(single_times["fragment"], 50), pct(many_times["fragment"], 95)
+            print(
+                f"server time of a slider move (in the app process): single-session median {base:.0f} ms,"
+                f" {args.sessions}-session p95 {p95:.0f} ms, ratio {p95 / base:.2f} (goal ≤ 3)"
+            )
         print(f"load average at the end (1/5/15 min): {loadavg()}")
     finally:
         if servers:
