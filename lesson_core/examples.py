@@ -93,6 +93,9 @@ PRONOUN = TokenExample(
     axes=("animal", "food", "action", "function"),
 )
 
+# それ ("it"): the query whose weights the attention lessons follow.
+PRONOUN_QUERY = PRONOUN.index("それ")
+
 # D. Toy 2-D example: keys = values, one query (それ), d_k = 2.
 TOY = TokenExample(
     tokens=("猫", "魚", "それ"),
@@ -133,6 +136,10 @@ CORPUS = tuple(
         "きょう は いぬ と さんぽ",
     )
 )
+
+# The two contexts the bigram lesson and the capstone compare: the bigram sees
+# only は in both, the mini GPT also sees the animal.
+CAT_WA, DOG_WA = ("ねこ", "は"), ("いぬ", "は")
 
 # --- positional encoding lesson (§5) -------------------------------------------
 

@@ -4,12 +4,12 @@ import streamlit as st
 
 from lesson_core import equal_average
 from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
-from lesson_core.examples import CHAPTER, CORPUS
+from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
 from lesson_core.ui import bigram_parts as parts
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, vec
 from lesson_core.ui.study import terms
 
-LESSON, WA, CAT_WA, DOG_WA = "bigram", "は", ("ねこ", "は"), ("いぬ", "は")
+LESSON, WA = "bigram", "は"
 CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
 
 setup_page(LESSON)

@@ -5,12 +5,12 @@ import streamlit as st
 
 from lesson_core import causal_mask, equal_average, linear_map, residual
 from lesson_core import scaled_dot_product_attention as attention
-from lesson_core.examples import CHAPTER, LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, PRONOUN, TOY
+from lesson_core.examples import CHAPTER, LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, PRONOUN, PRONOUN_QUERY, TOY
 from lesson_core.ui import gloss, lesson_end, maths, num, pct, setup_page, t, try_this, vec, views
 from lesson_core.ui.study import terms
 
 LESSON, SHARP_TARGET = "attention", 0.95
-IT, CAT, N, KV = PRONOUN.index("それ"), PRONOUN.index("猫"), len(PRONOUN.tokens), PRONOUN.vectors
+IT, CAT, N, KV = PRONOUN_QUERY, PRONOUN.index("猫"), len(PRONOUN.tokens), PRONOUN.vectors
 
 setup_page(LESSON)
 st.title(t("attention.title"))

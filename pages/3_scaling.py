@@ -5,7 +5,7 @@ import streamlit as st
 
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
-from lesson_core.examples import PRONOUN
+from lesson_core.examples import PRONOUN, PRONOUN_QUERY
 from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, views
 from lesson_core.ui import scaling_parts as parts
@@ -13,7 +13,7 @@ from lesson_core.ui.scaling_parts import URL
 from lesson_core.ui.study import terms
 
 LESSON, TOP_TARGET, ENTROPY_TARGET, STD_TARGET, REFERENCE = "scaling", 0.99, 2.5, 10.0, 1.0
-IT, KV, ALLOWED = PRONOUN.index("それ"), PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
+IT, KV, ALLOWED = PRONOUN_QUERY, PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
 D_K = KV.shape[1]
 
 setup_page(LESSON)

@@ -5,7 +5,7 @@ import streamlit as st
 
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
-from lesson_core.examples import DECODER, PRONOUN
+from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
 from lesson_core.masking import MASK_FILLS, hidden_weight
 from lesson_core.ui import causal_parts as parts
 from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this, views
@@ -14,7 +14,7 @@ from lesson_core.ui.study import terms
 LESSON = "causal_mask"
 X, B_ALLOWED = DECODER.vectors, causal_mask(len(DECODER.tokens))
 KV, C_ALLOWED = PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
-CAT, FISH, IT, FRESH = (PRONOUN.index(tok) for tok in ("猫", "魚", "それ", "新鮮"))
+IT, (CAT, FISH, FRESH) = PRONOUN_QUERY, (PRONOUN.index(tok) for tok in ("猫", "魚", "新鮮"))
 
 setup_page(LESSON)
 st.title(t("causal_mask.title"))

@@ -10,6 +10,7 @@ from lesson_core.examples import (
     PREVIOUS_TOKEN_KEYS,
     PREVIOUS_TOKEN_QUERIES,
     PRONOUN,
+    PRONOUN_QUERY,
 )
 from lesson_core.multihead import divisors, parallel_heads, random_multi_head, random_projections
 from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this
@@ -18,7 +19,7 @@ from lesson_core.ui.study import terms
 
 LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0
 THIN_HEAD = 32  # try-this target: d_head of GPT-2 small's heads
-TOKENS, N, IT = PRONOUN.tokens, len(PRONOUN.tokens), PRONOUN.index("それ")
+TOKENS, N, IT = PRONOUN.tokens, len(PRONOUN.tokens), PRONOUN_QUERY
 ALLOWED = causal_mask(N)
 FISH, BEFORE_IT = PRONOUN.index("魚"), IT - 1
 # the fixed random widening of C's 4 features to d_model = 8 (X = F E)

@@ -23,7 +23,7 @@ import streamlit as st
 
 from lesson_core.attention import causal_mask
 from lesson_core.bigram import compare_prefix, top_k, total_variation
-from lesson_core.examples import CORPUS
+from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
 from lesson_core.transformer import (
     BOS,
     EOS,
@@ -50,7 +50,7 @@ BLOCKS = (1, 2)
 STEPS = (20, 600, 10)
 LEARNING_RATES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
 SEEDS = (0, 999)
-CAT, DOG = ("ねこ", "は"), ("いぬ", "は")
+CAT, DOG = CAT_WA, DOG_WA
 WA = "は"
 GEN_SEED, GEN_SAMPLES, TEMPERATURE = 0, 3, (0.0, 2.0, 1.0, 0.1)
 SHOW_MIN, SHOW_MAX = 0.02, 12  # bars: tokens some series gives >= 2 %, at most 12
