@@ -47,3 +47,14 @@ def test_training_steps_against_the_gradient():
     assert "勾配と逆の向き" in ja["glossary.gradient.long"]
     assert "grows fastest" in en["glossary.gradient.long"]
     assert "against the gradient" in en["glossary.gradient.long"]
+
+
+def test_the_glossary_page_opens_with_an_index_of_links_to_every_term(lang):
+    from conftest import assert_clean, open_page
+
+    at = open_page("pages/8_glossary.py", lang)
+    assert_clean(at)
+    index = at.markdown[1].value  # after the intro, before the first term
+    for term in TERMS:
+        name = catalog(lang)[f"glossary.{term}.name"]
+        assert f"[{name}](#{term.replace('_', '-')})" in index, term
