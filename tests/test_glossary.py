@@ -29,8 +29,8 @@ def test_dot_product_says_direction_decides_only_at_equal_length():
     ja, en = catalog("ja"), catalog("en")
     assert "長さが同じなら" in ja["glossary.dot_product.short"]
     assert "equal length" in en["glossary.dot_product.short"]
-    assert "ベクトルが長いほど内積は大きく" in ja["glossary.dot_product.long"]
-    assert "longer vectors give larger products" in en["glossary.dot_product.long"]
+    assert "同じ向きのベクトルどうしなら、長いほど内積は大きく" in ja["glossary.dot_product.long"]
+    assert "the longer they are, the larger the product" in en["glossary.dot_product.long"]
 
 
 def test_embedding_closeness_is_an_outcome_not_the_goal():
