@@ -1,4 +1,5 @@
-"""Glossary: every term the course uses, each with its own anchor (/glossary#<term>)."""
+"""Glossary: every term the course uses, each with its own anchor (/glossary#<term>),
+and an index of links to them at the top (the page is long on a phone)."""
 
 import streamlit as st
 
@@ -9,6 +10,7 @@ from lesson_core.ui.study import anchor
 setup_page("glossary")
 st.title(t("glossary.title"))
 st.markdown(t("glossary.intro"))
+st.markdown(" · ".join(f"[{t(f'glossary.{term}.name')}](#{anchor(term)})" for term in TERMS))
 for term in TERMS:
     st.subheader(t(f"glossary.{term}.name"), anchor=anchor(term))
     st.markdown(f"**{t(f'glossary.{term}.short')}**")

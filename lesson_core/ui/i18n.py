@@ -97,3 +97,24 @@ def num(x: float, digits: int = 2) -> str:
 def vec(values, digits: int = 2) -> str:
     """[1.2345, -2] -> '[1.23, −2.00]'."""
     return "[" + ", ".join(num(v, digits) for v in values) + "]"
+
+
+def plural_key(key: str, count: float, lang: str) -> str:
+    """The catalog key of a sentence about ``count`` things: ``<key>_one`` when
+    ``count`` is exactly 1 and the catalog has that entry, else ``<key>_other``.
+
+    English needs "1 token" but "2 tokens"; Japanese has no plural, so its
+    ``_one`` and ``_other`` entries say the same (both catalogs keep the same keys).
+    """
+    cat = catalog(lang)
+    if count == 1 and f"{key}_one" in cat:
+        return f"{key}_one"
+    return f"{key}_other"
+
+
+def t_count(key: str, count: float, **values: Any) -> str:
+    """``t()`` for a sentence with a count in it: picks ``<key>_one`` or
+    ``<key>_other`` by ``count`` (see ``plural_key``) and fills the placeholders:
+    with entries ``x_one = "{n} token"`` and ``x_other = "{n} tokens"``,
+    ``t_count(key, n, n=n)`` gives "1 token" for n = 1 and "2 tokens" for n = 2."""
+    return t(plural_key(key, count, current_lang()), **values)

@@ -1,0 +1,45 @@
+"""Layer 4: the glossary page in headless Chromium (see tests/test_browser.py):
+it fits a phone's width, its index links jump to their term, and a lesson's
+look-up opens the glossary at the term, in the learner's language."""
+
+from __future__ import annotations
+
+import pytest
+from apprun import open_app
+
+pytestmark = pytest.mark.browser
+
+ERROR = '[data-testid="stException"]'
+TOP_OF = "id => document.getElementById(id).getBoundingClientRect().top"
+AT_TOP = "id => Math.abs(document.getElementById(id).getBoundingClientRect().top) < 150"
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_glossary_fits_the_width_and_its_index_jumps_to_a_term(browser, app_url, lang, width):
+    context = browser.new_context(viewport={"width": width, "height": 844})
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/glossary?lang={lang}")
+        assert page.locator(ERROR).count() == 0
+        assert page.evaluate("() => document.scrollingElement.scrollWidth") <= width
+        assert page.evaluate(TOP_OF, "causal-mask") > 844  # far below the first screen
+        page.locator('[data-testid="stMain"] a[href="#causal-mask"]').first.click()
+        page.wait_for_function(AT_TOP, arg="causal-mask", timeout=10_000)
+        assert len(context.pages) == 1, "the index opens no new tab"
+    finally:
+        context.close()
+
+
+def test_a_lesson_look_up_opens_the_glossary_at_its_term(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en")
+    page.get_by_role("button", name="dot product").first.click()
+    link = page.get_by_role("link", name="More in the glossary").first
+    expect(link).to_be_visible()
+    href = link.get_attribute("href")
+    assert "glossary?lang=en" in href and href.endswith("#dot-product")
+    open_app(page, href if href.startswith("http") else f"{app_url}/{href.lstrip('/')}")
+    page.wait_for_function(AT_TOP, arg="dot-product", timeout=10_000)
+    expect(page.locator("h3#dot-product, #dot-product").first).to_contain_text("dot product")

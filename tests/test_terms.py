@@ -1,0 +1,467 @@
+"""Layer 2: the words of the catalogs.
+
+- One spelling per concept: no catalog value (any table, either language)
+  uses a variant that ``lesson_core.glossary.SPELLINGS`` rules out, and a
+  bracketed explanation such as プレフィックス（文の書き出し） comes with the
+  first use on each page.
+- Japanese register and length: no sentence over 80 characters; no sentence
+  ending in だ。 or である。 (the course speaks in です・ます).
+- Takeaways in one form on every lesson: bullets of full sentences, in
+  です・ます in Japanese.
+- English counts: a sentence that can say "1" of something says "1 token",
+  not "1 tokens" (``t_count`` and ``<key>_one`` / ``<key>_other`` entries).
+
+Catalog keys and table names are not text: only values are searched, and
+placeholders ``{...}``, maths ``$...$`` and link targets are taken out first.
+
+The lesson tables were being rewritten when these checks were written. What
+they still contained then is listed below, hit by hit, in the ``*_TO_FIX``
+constants: the test fails on any hit not listed AND on any listed hit that has
+gone, so after fixing the text, remove its entry (and finally the constant's
+contents). The tables owned with the glossary (``OWN_TABLES``) have no entries.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from lesson_core.glossary import SPELLINGS, TERMS
+from lesson_core.ui import i18n
+from lesson_core.ui.i18n import LANGS, catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+OWN_TABLES = ("glossary", "home", "axis", "gloss")
+MAX_SENTENCE = 80
+
+# --- text to fix after the lesson rewrites are merged ---------------------------------------
+# Each entry names one hit: (lang, key, variant) / (key, start of the sentence) /
+# (lang, key, start of the bullet) / key. Keys of list values carry the index: "...options[2]".
+
+SPELLING_TO_FIX: set[tuple[str, str, str]] = {
+    ("ja", "attention.title", "Query・Key・Value"),
+    ("ja", "bigram.blind.body", "bigram"),
+    ("ja", "bigram.blind.col_bigram", "bigram"),
+    ("ja", "bigram.counts.alt", "bigram"),
+    ("ja", "bigram.counts.body", "bigram"),
+    ("ja", "bigram.counts.header", "bigram"),
+    ("ja", "bigram.end.takeaway", "bigram"),
+    ("ja", "bigram.input.one_token", "bigram"),
+    ("ja", "bigram.intro", "bigram"),
+    ("ja", "bigram.lab.agree", "bigram"),
+    ("ja", "bigram.lab.alt", "bigram"),
+    ("ja", "bigram.lab.body", "bigram"),
+    ("ja", "bigram.lab.differ", "bigram"),
+    ("ja", "bigram.lab.numbers", "bigram"),
+    ("ja", "bigram.lab.prefix", "bigram"),
+    ("ja", "bigram.lab.read_help", "bigram"),
+    ("ja", "bigram.lab.series_bigram", "bigram"),
+    ("ja", "bigram.menu", "bigram"),
+    ("ja", "bigram.quiz.q1.feedback[0]", "bigram"),
+    ("ja", "bigram.quiz.q1.feedback[2]", "bigram"),
+    ("ja", "bigram.quiz.q1.question", "bigram"),
+    ("ja", "bigram.quiz.q2.feedback[2]", "bigram"),
+    ("ja", "bigram.quiz.q2.options[0]", "bigram"),
+    ("ja", "bigram.quiz.q2.question", "bigram"),
+    ("ja", "bigram.quiz.q3.feedback[0]", "bigram"),
+    ("ja", "bigram.task.t1", "bigram"),
+    ("ja", "bigram.task.t3", "bigram"),
+    ("ja", "bigram.title", "bigram"),
+    ("ja", "bigram.uniform.body", "bigram"),
+    ("ja", "capstone.end.takeaway", "bigram"),
+    ("ja", "capstone.gen.body", "出だし"),
+    ("ja", "capstone.gen.prefix", "出だし"),
+    ("ja", "capstone.intro", "bigram"),
+    ("ja", "capstone.predict.alt", "bigram"),
+    ("ja", "capstone.predict.body", "bigram"),
+    ("ja", "capstone.predict.body", "出だし"),
+    ("ja", "capstone.predict.pick_a", "出だし"),
+    ("ja", "capstone.predict.pick_b", "出だし"),
+    ("ja", "capstone.predict.series_bigram", "bigram"),
+    ("ja", "capstone.predict.top", "bigram"),
+    ("ja", "capstone.predict.tv", "bigram"),
+    ("ja", "capstone.quiz.q1.options[1]", "bigram"),
+    ("ja", "capstone.quiz.q1.question", "bigram"),
+    ("ja", "capstone.quiz.q2.feedback[2]", "訓練"),
+    ("ja", "multi_head.heads.body", "one-hot"),
+    ("ja", "multi_head.intro", "マルチヘッドアテンション"),
+    ("ja", "multi_head.title", "マルチヘッドアテンション"),
+    ("ja", "scaling.end.takeaway", "one-hot"),
+    ("ja", "scaling.gradient.norm", "one-hot"),
+    ("ja", "scaling.onehot.result", "one-hot"),
+    ("ja", "scaling.quiz.q2.options[1]", "one-hot"),
+    ("ja", "scaling.quiz.q3.feedback[1]", "one-hot"),
+    ("ja", "scaling.quiz.q3.feedback[2]", "one-hot"),
+    ("ja", "scaling.quiz.q3.question", "one-hot"),
+}
+LONG_SENTENCES_TO_FIX: set[tuple[str, str]] = {
+    ("bigram.blind.body", "差を全変動距離（表の下の"),
+    ("capstone.end.takeaway", "埋め込み＋位置ベクトル "),
+    ("capstone.pieces.body", "LayerNorm で各"),
+    ("capstone.pieces.training", "誤差逆伝播（バックプロパ"),
+    ("capstone.train.diverged", "学習率   では 1 回"),
+}
+PLAIN_FORM_TO_FIX: set[tuple[str, str]] = set()
+TAKEAWAYS_TO_FIX: set[tuple[str, str, str]] = {
+    ("ja", "attention.end.takeaway", "アテンションは「クエリと"),
+    ("ja", "attention.end.takeaway", "出力は元のベクトルに足し"),
+    ("ja", "attention.end.takeaway", "重みは入力ごとに変わる。"),
+    ("ja", "bigram.end.takeaway", "bigram は直前の "),
+    ("ja", "bigram.end.takeaway", "だから「ねこ は」と「い"),
+    ("ja", "bigram.end.takeaway", "全部を同じ重さで平均する"),
+    ("ja", "capstone.end.takeaway", "ミニ GPT は、これま"),
+    ("ja", "causal_mask.end.takeaway", "因果マスクは、見てよい所"),
+    ("ja", "causal_mask.end.takeaway", "学習ではすべての位置が同"),
+    ("ja", "causal_mask.end.takeaway", "足す値が 0 や小さな負"),
+    ("ja", "multi_head.end.takeaway", "ヘッドの役目は割り当てら"),
+    ("ja", "multi_head.end.takeaway", "一つのヘッドが作る重み付"),
+    ("ja", "multi_head.end.takeaway", "各ヘッドは自分専用の $"),
+    ("ja", "positional.end.takeaway", "アテンションは内積・so"),
+    ("ja", "positional.end.takeaway", "サイン波の位置エンコーデ"),
+    ("ja", "positional.end.takeaway", "同じ語でも位置が違えば入"),
+    ("ja", "scaling.end.takeaway", "$\\sqrt{d_k}$"),
+    ("ja", "scaling.end.takeaway", "ばらつきの大きいスコアは"),
+    ("ja", "scaling.end.takeaway", "内積は $d_k$ 個の"),
+}
+# English keys with a count that can be 1 and a plural noun after it: make them
+# "<key>_one" / "<key>_other" pairs and call t_count(key, count, ...).
+COUNTS_TO_PLURALISE: set[str] = {
+    "bigram.lab.agree",
+    "capstone.chart.alt",
+    "capstone.lab.heads_note",
+    "capstone.table.body",
+    "multi_head.shapes.concat",
+}
+
+# Count placeholders followed by a plural noun that never get exactly 1, and why.
+NEVER_ONE: dict[tuple[str, str], str] = {
+    ("attention.demo.body", "n"): "example C: 10 tokens",
+    ("attention.demo.body", "d"): "example C: 4 features",
+    ("attention.qkv.linear_map", "x"): "a vector: '{x} times the matrix'",
+    ("bigram.add.limits", "max_sentences"): "a constant limit (50)",
+    ("bigram.add.limits", "max_tokens"): "a constant limit (30)",
+    (
+        "bigram.blind.body",
+        "n_wa",
+    ): "は follows a token many times in the built-in corpus; added sentences only add",
+    ("bigram.corpus.body", "n"): "the built-in corpus (14 sentences); added sentences only add",
+    ("bigram.input.full", "max_sentences"): "a constant limit (50)",
+    ("bigram.input.long_token", "n"): "shown only above the limit of 30 characters",
+    ("bigram.input.too_many_chars", "max_chars"): "a constant limit (300)",
+    ("bigram.input.too_many_chars", "n"): "shown only above the limit of 300 characters",
+    ("bigram.input.too_many_tokens", "max_tokens"): "a constant limit (30)",
+    ("bigram.input.too_many_tokens", "n"): "shown only above the limit of 30 tokens",
+    ("bigram.lab.differ", "n"): "a 1-token prefix always agrees with the corpus (that is bigram.lab.agree)",
+    ("bigram.uniform.body", "n"): "example A: 5 tokens",
+    ("bigram.uniform.map_alt", "n"): "n × n weights, n = 5",
+    ("capstone.gen.greedy", "n"): "a constant (3 lines)",
+    ("capstone.gen.sampled", "n"): "a constant (3 lines)",
+    ("capstone.intro", "n"): "the built-in corpus (14 sentences)",
+    ("capstone.table.body", "d"): "'width-{d} matrices': an adjective, d >= 8",
+    ("capstone.table.body", "total"): "thousands of parameters",
+    ("capstone.task.t2", "few"): "a constant number of steps",
+    ("capstone.train.reached", "steps"): "a finished run: at least 20 steps",
+    ("capstone.train.short", "steps"): "a finished run: at least 20 steps",
+    ("causal_mask.matrix.mask_note", "n"): "example B: 6 tokens",
+    ("causal_mask.why.body", "pairs"): "example B: 5 pairs",
+    ("multi_head.heads.body", "n"): "example C: 10 tokens",
+    ("multi_head.heads.concat", "d_concat"): "two heads of example C: 8 numbers",
+    ("multi_head.heads.map_alt", "n"): "n × n weights, n = 10",
+    ("multi_head.run.body", "d"): "'{d} × {d} matrices', d is a constant width",
+    ("multi_head.run.body", "d_in"): "example C: 4 numbers",
+    ("multi_head.run.body", "small_options"): "a list of head counts (1, 2, 4)",
+    ("multi_head.run.map_alt", "n"): "n × n weights, n = 10",
+    ("multi_head.shapes.body", "h"): "GPT-2 small: 12 heads",
+    ("multi_head.shapes.body", "n"): "a 10-token sentence",
+    ("multi_head.shapes.concat", "d_head"): "'{h} × {d_head} columns' counts h × d_head = 768 columns",
+    ("multi_head.shapes.result", "d"): "GPT-2 small: 768",
+    ("multi_head.shapes.result", "params"): "4 × 768² weights",
+    ("playground.intro", "max_tokens"): "a constant limit (64)",
+    ("playground.problem.too_long", "max_chars"): "a constant limit (1000)",
+    ("positional.error.too_large", "max_n"): "a constant limit (256)",
+    ("positional.explore.hands", "fast"): "a decimal (6.3): English takes the plural",
+    ("positional.explore.hands", "fast_turns"): "a decimal: English takes the plural",
+    ("positional.explore.hands", "slow"): "a decimal: English takes the plural",
+    ("positional.explore.hands_single", "fast"): "a decimal: English takes the plural",
+    ("positional.explore.hands_single", "fast_turns"): "a decimal: English takes the plural",
+    ("positional.explore.matrix_alt", "d"): "d_model is even, at least 2",
+    ("positional.explore.matrix_alt", "n"): "at least 2 positions",
+    ("positional.explore.waves_alt", "dims"): "min(4, d_model), at least 2",
+    ("positional.explore.waves_header", "dims"): "min(4, d_model), at least 2",
+    ("positional.order.body", "d"): "example E's vectors: 4 components",
+    ("positional.order.body", "n"): "example E: 5 tokens",
+    ("positional.same.result", "count"): "three positions (0, 1, 2)",
+    ("scaling.gradient.series_these", "n"): "12 random scores",
+    ("scaling.task.t2", "entropy_target"): "a decimal: English takes the plural",
+    ("scaling.temperature.entropy", "entropy"): "a decimal: English takes the plural",
+    ("scaling.temperature.entropy", "max"): "a decimal: English takes the plural",
+    ("scaling.temperature.unscaled", "raw_entropy"): "a decimal: English takes the plural",
+}
+# Words ending in s after a placeholder that are not nouns counted by it.
+NOT_COUNTED = {"attends", "gives", "plus", "sits", "does", "looks", "leaks", "puts", "sends", "sees",
+               "is", "as", "loss"}  # fmt: skip
+
+
+# --- reading the catalogs -------------------------------------------------------------------
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff]")
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+PLACEHOLDER = re.compile(r"\{[^{}]*\}")
+LINK_TARGET = re.compile(r"\]\([^)]*\)")
+MARKUP = re.compile(r"\*\*|\*|`|^\s*(?:[-#>]+|\d+\.)\s*", re.M)
+
+
+def texts(lang: str) -> Iterator[tuple[str, str]]:
+    """(key, text) for every string of a catalog; list items as key[i]."""
+    for key, value in catalog(lang).items():
+        if isinstance(value, list):
+            for i, item in enumerate(value):
+                yield f"{key}[{i}]", item
+        else:
+            yield key, value
+
+
+def table(key: str) -> str:
+    return key.split(".", 1)[0]
+
+
+def clean(text: str) -> str:
+    """What a reader reads of the words: no maths, placeholders or link targets."""
+    text = MATH.sub(" ", text)
+    text = PLACEHOLDER.sub(" ", text)
+    return LINK_TARGET.sub("]", text)
+
+
+def sentences(text: str) -> list[str]:
+    """Japanese sentences of a text: split at 。！？ and line breaks, markup taken
+    out; a sentence keeps its end mark."""
+    parts = re.findall(r"[^。！？\n]+[。！？]?", MARKUP.sub("", clean(text)))
+    return [p.strip() for p in parts if JAPANESE.search(p)]
+
+
+# --- one spelling per concept ---------------------------------------------------------------
+
+
+def spelling_hits() -> set[tuple[str, str, str]]:
+    hits = set()
+    for lang in LANGS:
+        for key, text in texts(lang):
+            if table(key) == "gloss":  # token glosses are translations of example tokens
+                continue
+            words = clean(text)
+            for s in SPELLINGS:
+                if lang == "ja":
+                    words = re.sub(re.escape(s.ja) + r"（[^）]*）", s.ja, words)
+                for variant in s.not_ja if lang == "ja" else s.not_en:
+                    if variant in words:
+                        hits.add((lang, key, variant))
+    return hits
+
+
+def test_spellings_are_well_formed():
+    assert {s.term for s in SPELLINGS} <= set(TERMS)
+    assert set(TERMS) <= {s.term for s in SPELLINGS}, "every glossary term has its spelling"
+    for s in SPELLINGS:
+        assert s.ja not in s.not_ja and s.en not in s.not_en, s
+        assert s.ja and s.en, s
+
+
+def test_the_glossary_names_each_term_with_its_spelling():
+    first = {}
+    for s in SPELLINGS:  # a term's first spelling is its own name; later ones are related words
+        first.setdefault(s.term, s)
+    for term, s in first.items():
+        assert catalog("ja")[f"glossary.{term}.name"].startswith(s.ja), term
+        assert catalog("en")[f"glossary.{term}.name"].startswith(s.en), term
+
+
+def test_no_variant_spellings():
+    hits = spelling_hits()
+    assert not [h for h in hits if table(h[1]) in OWN_TABLES], "the glossary's own tables"
+    assert hits - SPELLING_TO_FIX == set(), "new variant spellings (use the glossary's spelling)"
+    assert SPELLING_TO_FIX - hits == set(), "fixed: remove these from SPELLING_TO_FIX"
+
+
+def test_the_check_finds_variants():
+    # the search itself: a variant is found in a value, not in a key, placeholder or maths
+    s = {"ja": "ワン・ホット", "en": "one hot"}
+    for lang in LANGS:
+        variants = [v for sp in SPELLINGS for v in (sp.not_ja if lang == "ja" else sp.not_en)]
+        assert s[lang] in variants
+        assert s[lang] in clean(f"x {s[lang]} y")
+    assert "one hot" not in clean("$one hot$ {one hot}")
+
+
+def gloss_hits() -> set[tuple[str, str]]:
+    """(table, key) where a page's first use of a word lacks its bracketed explanation."""
+    hits = set()
+    for s in (s for s in SPELLINGS if s.gloss_ja):
+        seen: set[str] = set()
+        for key, text in texts("ja"):
+            words = clean(text)
+            if table(key) in seen or s.ja not in words:
+                continue
+            seen.add(table(key))
+            if not words[words.index(s.ja) :].startswith(s.ja + s.gloss_ja):
+                hits.add((table(key), key))
+    return hits
+
+
+PREFIX_GLOSS_TO_FIX: set[tuple[str, str]] = {
+    ("bigram", "bigram.blind.body"),
+}
+
+
+def test_first_use_on_a_page_has_its_explanation():
+    hits = gloss_hits()
+    assert not [h for h in hits if h[0] in OWN_TABLES]
+    assert hits - PREFIX_GLOSS_TO_FIX == set(), "first use on the page needs its bracket"
+    assert PREFIX_GLOSS_TO_FIX - hits == set(), "fixed: remove these from PREFIX_GLOSS_TO_FIX"
+
+
+# --- Japanese sentences: length and register ------------------------------------------------
+
+
+def long_sentence_hits() -> dict[tuple[str, str], str]:
+    hits = {}
+    for key, text in texts("ja"):
+        for sentence in sentences(text):
+            if len(sentence) > MAX_SENTENCE:
+                hits[key, sentence[:12]] = sentence
+    return hits
+
+
+def plain_form_hits() -> dict[tuple[str, str], str]:
+    hits = {}
+    for key, text in texts("ja"):
+        if table(key) == "gloss":
+            continue
+        for sentence in sentences(text):
+            if re.search(r"(だ|である)[」』）]*。$", sentence):
+                hits[key, sentence[:12]] = sentence
+    return hits
+
+
+@pytest.mark.parametrize(
+    ("finder", "known"),
+    [(long_sentence_hits, LONG_SENTENCES_TO_FIX), (plain_form_hits, PLAIN_FORM_TO_FIX)],
+    ids=["sentence_length", "desu_masu"],
+)
+def test_japanese_sentences(finder, known):
+    hits = finder()
+    own = {k: v for k, v in hits.items() if table(k[0]) in OWN_TABLES}
+    assert own == {}
+    new = {k: v for k, v in hits.items() if k not in known}
+    assert new == {}, "new hits: split the sentence / write it in です・ます"
+    assert known - set(hits) == set(), "fixed: remove these from the list"
+
+
+def test_sentence_checks_can_fail():
+    assert [len(s) for s in sentences("あ" * 81 + "。短い文です。")] == [82, 6]
+    assert sentences("式 $" + "あ" * 90 + "$ と {" + "い" * 90 + "} です。") == ["式   と   です。"]
+    assert [s for s in sentences("これは例だ。これは例です。") if s.endswith("だ。")] == ["これは例だ。"]
+
+
+# --- takeaways: one form on every lesson ------------------------------------------------------
+
+# Japanese: every bullet is one or more full sentences in です・ます.
+POLITE_END = re.compile(r"(です|ます|ません|ました|でした|ましょう|でしょう|ください)[」』）]*。$")
+
+
+def takeaway_hits() -> set[tuple[str, str, str]]:
+    hits = set()
+    for lang in LANGS:
+        for key, text in texts(lang):
+            if not key.endswith(".end.takeaway"):
+                continue
+            for line in text.strip().splitlines():
+                bullet = line.removeprefix("- ").strip()
+                if not line.startswith("- ") or not bullet:
+                    hits.add((lang, key, line[:12]))
+                elif lang == "ja":
+                    parts = re.findall(r"[^。]+。?", MARKUP.sub("", clean(bullet)))
+                    if not all(POLITE_END.search(p.strip()) for p in parts):
+                        hits.add((lang, key, bullet[:12]))
+                elif not (bullet[0].isupper() or bullet[0] in "$*") or not bullet.endswith("."):
+                    hits.add((lang, key, bullet[:12]))
+    return hits
+
+
+def test_takeaways_take_one_form():
+    keys = [k for k in catalog("ja") if k.endswith(".end.takeaway")]
+    assert len(keys) >= 7, "every lesson ends with takeaways"
+    hits = takeaway_hits()
+    assert hits - TAKEAWAYS_TO_FIX == set(), "takeaways: - bullets of full sentences, です・ます in Japanese"
+    assert TAKEAWAYS_TO_FIX - hits == set(), "fixed: remove these from TAKEAWAYS_TO_FIX"
+
+
+# --- English counts ---------------------------------------------------------------------------
+
+COUNT_THEN_NOUN = re.compile(r"\{(\w+)\}\**\s+\**([a-z]+s)\b")
+
+
+def count_candidates() -> set[tuple[str, str, str]]:
+    """(key, placeholder, noun) for every '{n} tokens'-like spot of the English catalog."""
+    found = set()
+    for key, text in texts("en"):
+        for name, noun in COUNT_THEN_NOUN.findall(text):
+            if noun not in NOT_COUNTED:
+                found.add((key, name, noun))
+    return found
+
+
+def render_with_one(key: str, name: str) -> str:
+    """The English text ``t_count`` would show when ``name`` is 1."""
+    cat = catalog("en")
+    if key.endswith("_other"):
+        key = key.removesuffix("_other") + "_one"
+    fields = {f for _, f, _, _ in string.Formatter().parse(cat[key]) if f}
+    return cat[key].format(**{f: "1" if f == name else "X" for f in fields})
+
+
+def test_a_count_of_one_takes_the_singular():
+    wrong = set()
+    for key, name, noun in count_candidates():
+        if (key, name) in NEVER_ONE:
+            continue
+        if re.search(rf"\b1\**\s+\**{noun}\b", render_with_one(key, name)):
+            wrong.add(key)
+    assert not [k for k in wrong if table(k) in OWN_TABLES]
+    assert wrong - COUNTS_TO_PLURALISE == set(), "say '1 token': make <key>_one / <key>_other and use t_count"
+    assert COUNTS_TO_PLURALISE - wrong == set(), "fixed: remove these from COUNTS_TO_PLURALISE"
+
+
+def test_never_one_entries_are_current():
+    spots = {(key, name) for key, name, _ in count_candidates()}
+    assert set(NEVER_ONE) - spots == set(), "these no longer exist: remove them from NEVER_ONE"
+
+
+def test_plural_pairs_are_complete_and_used_keys_exist():
+    for lang in LANGS:
+        cat = catalog(lang)
+        ones = {k.removesuffix("_one") for k in cat if k.endswith("_one")}
+        others = {k.removesuffix("_other") for k in cat if k.endswith("_other")}
+        assert ones == others, lang
+    sources = [ROOT / "streamlit_app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/ui/*.py")]
+    used = {m for p in sources for m in re.findall(r"""t_count\(\s*["']([\w.]+)["']""", p.read_text("utf-8"))}
+    for key in used:
+        assert f"{key}_one" in catalog("en") and f"{key}_other" in catalog("en"), key
+
+
+def test_t_count_picks_the_form(monkeypatch):
+    fake = {
+        "en": {"x.n_one": "{n} token", "x.n_other": "{n} tokens"},
+        "ja": {"x.n_one": "{n} トークン", "x.n_other": "{n} トークン"},
+    }
+    monkeypatch.setattr(i18n, "catalog", fake.__getitem__)
+    for lang, one, many in (("en", "1 token", "2 tokens"), ("ja", "1 トークン", "2 トークン")):
+        monkeypatch.setattr(i18n, "current_lang", lambda lang=lang: lang)
+        assert i18n.t_count("x.n", 1, n=1) == one
+        assert i18n.t_count("x.n", 2, n=2) == many
+        assert i18n.t_count("x.n", 0, n=0) == many.replace("2", "0")
+    assert i18n.plural_key("x.n", 1.0, "en") == "x.n_one"
+    assert i18n.plural_key("x.n", 1.5, "en") == "x.n_other"
