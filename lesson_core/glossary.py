@@ -34,4 +34,8 @@ TERMS: tuple[str, ...] = (
     "training",
     "loss",
     "gradient",
+    "kv_cache",
+    "rope",
+    "gqa",
+    "long_context",
 )
