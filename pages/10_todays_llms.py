@@ -24,8 +24,6 @@ def cache_demo() -> None:
     st.header(t("todays_llms.cache.header"))
     st.markdown(t("todays_llms.cache.body"))
     terms("kv_cache", "causal_mask")
-    with st.spinner():
-        parts.trained_model()
     controls, side = st.columns([1, 2], gap="large")
     with controls:
         prompt = parts.prompt_select()
@@ -95,6 +93,8 @@ def block_demo() -> None:
     block, masked = parts.block_section()
     with st.expander(t("todays_llms.long.online_expander")):
         st.markdown(t("todays_llms.long.online"))
+    st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
+    page_link(course.BY_ID["causal_mask"])
     try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)
 
 
@@ -105,8 +105,5 @@ gqa_demo()
 group_demo()
 long_demo()
 block_demo()
-
-st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
-page_link(course.BY_ID["causal_mask"])
 
 lesson_end(LESSON)

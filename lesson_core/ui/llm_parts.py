@@ -108,7 +108,7 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
     )
     weights = gen.run.weights[:step, 0, 0, :step]
     views.weights_map(list(tokens), weights, causal_mask(step), t("todays_llms.cache.alt", n=step))
-    st.caption(t("todays_llms.cache.map_caption", row=step))
+    st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
     ops = operation_counts(step, model.config.d_model, model.config.n_blocks)
     st.markdown(
         t(
@@ -415,7 +415,12 @@ def long_section() -> None:
     )
     timing = measured(n)
     spec = charts.line_spec(
-        t("todays_llms.long.chart_x"), t("todays_llms.long.chart_y"), t("todays_llms.long.series"), height=240
+        t("todays_llms.long.chart_x"),
+        t("todays_llms.long.chart_y"),
+        t("todays_llms.long.series"),
+        log_x=True,
+        log_y=True,
+        height=240,
     )
     frame = charts.line_frame(timing.sizes, {t("todays_llms.long.series_time"): timing.seconds * 1000})
     charts.show(frame, spec, t("todays_llms.long.chart_alt", n=n))
@@ -461,5 +466,8 @@ def block_section() -> tuple[int, bool]:
     )
     diff = float(np.abs(res.output - plain.output).max())
     rows, cols = res.largest
-    st.markdown(t("todays_llms.long.block_result", diff=f"{diff:.1e}", rows=rows, cols=cols, n=n))
+    if cols == n:
+        st.markdown(t("todays_llms.long.block_result_full", diff=f"{diff:.1e}", n=n))
+    else:
+        st.markdown(t("todays_llms.long.block_result", diff=f"{diff:.1e}", rows=rows, cols=cols, n=n))
     return block, masked
