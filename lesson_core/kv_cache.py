@@ -161,7 +161,10 @@ class CachedRun:
 
 
 class _Decoder:
-    """The mutable state of one cached run: each block's keys and values so far."""
+    """The mutable state of one cached run: each block's keys and values so far.
+
+    Shapes: keys, values [L, h, capacity, d_head]; weights [capacity, L, h, capacity]
+    """
 
     def __init__(self, params: Params, config: Config, capacity: int) -> None:
         h, dh, blocks = config.n_heads, config.d_head, config.n_blocks
@@ -174,7 +177,11 @@ class _Decoder:
         self.logits = np.zeros((capacity, params["out.b"].shape[0]))
 
     def read(self, token_id: int) -> np.ndarray:
-        """Read one token at the next position; returns its logits [V]."""
+        """Read one token at the next position t: q, k, v of this token only, k and v
+        appended to each block's cache, attention over positions 0..t.
+
+        Shapes: token_id scalar -> logits [V]
+        """
         params, t = self.params, self.t
         h, dh = self.config.n_heads, self.config.d_head
         x = params["embed"][token_id] + self.pe[t]
@@ -198,6 +205,10 @@ class _Decoder:
         return self.logits[t]
 
     def run(self) -> CachedRun:
+        """Everything read so far, as a frozen copy.
+
+        Shapes: -> CachedRun with n = tokens read
+        """
         n = self.t
         return CachedRun(
             self.ids[:n].copy(),
