@@ -206,3 +206,14 @@ def test_quiz_right_answers(lang):
     assert at.session_state["progress"].quizzes >= {
         f"todays_llms.{q.id}" for q in BY_ID["todays_llms"].quizzes
     }
+
+
+def test_count_line_spec_has_whole_number_ticks_and_leaves_line_spec_alone():
+    from lesson_core.ui import charts
+
+    plain = charts.line_spec("Tokens", "Ops", "How", height=240)
+    counted = charts.count_line_spec("Tokens", "Ops", "How", height=240)
+    assert counted["encoding"]["x"]["axis"] == {"tickMinStep": 1, "format": "d"}
+    assert "axis" not in plain["encoding"]["x"]  # the shared cached spec is not modified
+    assert counted["encoding"]["y"] == plain["encoding"]["y"] and counted["mark"] == plain["mark"]
+    assert charts.count_line_spec("Tokens", "Ops", "How", height=240) is counted  # built once per shape

@@ -130,7 +130,7 @@ def ops_chart(gen: Generation) -> None:
     model = trained_model()
     n = len(gen.run.token_ids)
     ops = operation_counts(n, model.config.d_model, model.config.n_blocks)
-    spec = charts.line_spec(
+    spec = charts.count_line_spec(
         t("todays_llms.cache.chart_x"),
         t("todays_llms.cache.chart_y"),
         t("todays_llms.cache.series"),
