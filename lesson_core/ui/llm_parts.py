@@ -260,14 +260,9 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
 
 
 def model_select() -> ModelShape:
-    choice = st.selectbox(
-        t("todays_llms.gqa.model"),
-        range(len(REAL_MODELS)),
-        format_func=lambda i: REAL_MODELS[i].name,
-        key="llm_model",
-        **URL,
-    )
-    return REAL_MODELS[choice]
+    names = [m.name for m in REAL_MODELS]  # the same in both languages, so a shared link reads the same
+    choice = st.selectbox(t("todays_llms.gqa.model"), names, index=0, key="llm_model", **URL)
+    return REAL_MODELS[names.index(choice)] if choice in names else REAL_MODELS[0]
 
 
 def kv_select(model: ModelShape) -> int:
