@@ -217,3 +217,12 @@ def test_count_line_spec_has_whole_number_ticks_and_leaves_line_spec_alone():
     assert "axis" not in plain["encoding"]["x"]  # the shared cached spec is not modified
     assert counted["encoding"]["y"] == plain["encoding"]["y"] and counted["mark"] == plain["mark"]
     assert charts.count_line_spec("Tokens", "Ops", "How", height=240) is counted  # built once per shape
+
+
+def test_a_shared_link_restores_model_and_prompt_by_name(lang):
+    at = open_page(PAGE, lang, {"llm_model": "Llama 2 70B", "llm_prompt": "いぬ は"})
+    assert_clean(at)
+    assert at.selectbox(key="llm_model").value == "Llama 2 70B"
+    assert int(at.select_slider(key="llm_kv").value) == 8
+    assert mb(2 * 80 * 8 * 128 * 1024 * 2) in all_text(at)  # 335.5 MB
+    assert at.selectbox(key="llm_prompt").value == "いぬ は"
