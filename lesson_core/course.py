@@ -82,6 +82,13 @@ LESSONS: tuple[Lesson, ...] = (
         tasks=("t1", "t2", "t3"),
         quizzes=(Quiz("q1", 0), Quiz("q2", 1), Quiz("q3", 2)),
     ),
+    Lesson(
+        id="todays_llms",
+        page="pages/10_todays_llms.py",
+        code="llm",
+        tasks=("t1", "t2", "t3", "t4"),
+        quizzes=(Quiz("q1", 0), Quiz("q2", 1), Quiz("q3", 1), Quiz("q4", 0)),
+    ),
 )
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}

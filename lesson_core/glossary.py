@@ -47,6 +47,10 @@ TERMS: tuple[str, ...] = (
     "training",
     "loss",
     "gradient",
+    "kv_cache",
+    "rope",
+    "gqa",
+    "long_context",
 )
 
 

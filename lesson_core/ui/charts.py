@@ -393,3 +393,12 @@ def line_frame(x: np.ndarray, series: dict[str, np.ndarray]) -> pd.DataFrame:
         ],
         ignore_index=True,
     )
+
+
+@functools.lru_cache(maxsize=32)
+def count_line_spec(x_title: str, y_title: str, series_title: str, height: int = 280) -> dict:
+    """``line_spec`` for an x axis that counts something (tokens, steps): ticks
+    on whole numbers only, never 1.2 or 1.4. Frame: ``line_frame``."""
+    base = line_spec(x_title, y_title, series_title, height=height)
+    x = {**base["encoding"]["x"], "axis": {"tickMinStep": 1, "format": "d"}}
+    return {**base, "encoding": {**base["encoding"], "x": x}}

@@ -1,0 +1,468 @@
+"""The views of the lesson on today's LLMs: generation with a KV cache on the
+mini GPT, the cache's size, RoPE's scores, shared key/value heads, and long
+context (measured time, block-by-block attention).
+
+The mini GPT is trained once per server process with the default settings
+(``st.cache_resource``); every number shown comes from ``lesson_core``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lesson_core import causal_mask
+from lesson_core import scaled_dot_product_attention as attention
+from lesson_core.examples import CORPUS, PRONOUN, PRONOUN_QUERY
+from lesson_core.kv_cache import (
+    FLOAT64,
+    GPT2_SMALL,
+    HALF_PRECISION,
+    REAL_MODELS,
+    Generation,
+    ModelShape,
+    generate_cached,
+    grouped_query_attention,
+    kv_cache_bytes,
+    model_cache_bytes,
+    operation_counts,
+)
+from lesson_core.long_context import blockwise_attention, score_matrix_bytes, time_attention
+from lesson_core.multihead import divisors, random_projections
+from lesson_core.rope import frequencies, rope_score, score_by_offset
+from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
+from lesson_core.ui import charts, views
+from lesson_core.ui.i18n import gloss, md_escape, num, pct, t
+
+URL = {"bind": "query-params"}
+PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
+CACHE_LENGTHS = (1, 4096)  # the cache-size slider's range (tokens)
+GPT2_SMALL_CONTEXT = 1024  # GPT-2's context length (n_ctx), the slider's start
+GQA_TOKENS = (128, 256, 512, 1024, 2048, 4096, 8192, 32768)
+DEMO_HEADS, DEMO_SEED, DEMO_D = 4, 8, 8
+TIMED_SIZES = (64, 128, 256, 512, 1024, 2048)
+TIMING_REPEATS, TIMING_D = 3, 64
+
+
+# --- 1. the KV cache --------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False)
+def trained_model() -> TrainResult:
+    """The capstone's mini GPT with the default settings, trained once per process."""
+    return train(CORPUS, Config())
+
+
+@st.cache_data(show_spinner=False, max_entries=len(PROMPTS))
+def generation(prompt: tuple[str, ...]) -> Generation:
+    model = trained_model()
+    return generate_cached(model.params, model.config, model.vocab, prompt)
+
+
+def _clamp(key: str, low: int, high: int) -> None:
+    """Keep a bound slider's stored value inside a range that just changed."""
+    value = st.session_state.get(key)
+    if value is not None and not low <= int(value) <= high:
+        st.session_state[key] = min(high, max(low, int(value)))
+
+
+def prompt_select() -> tuple[str, ...]:
+    """The start of the text, shown (and kept in the URL) as the tokens joined by
+    spaces, so that a shared link reads the same in both languages."""
+    texts = [" ".join(p) for p in PROMPTS]
+    chosen = st.selectbox(t("todays_llms.cache.prompt"), texts, index=0, key="llm_prompt", **URL)
+    return PROMPTS[texts.index(chosen)] if chosen in texts else PROMPTS[0]
+
+
+def step_slider(gen: Generation) -> int:
+    """How many tokens have been read (the prompt's own tokens up to the last one)."""
+    last = len(gen.run.token_ids)
+    _clamp("llm_step", 1, last)
+    return st.slider(
+        t("todays_llms.cache.step"),
+        1,
+        last,
+        gen.prompt_length,
+        help=t("todays_llms.cache.step_help"),
+        key="llm_step",
+        **URL,
+    )
+
+
+def step_section(gen: Generation, step: int) -> tuple[int, int]:
+    """The text so far, this step's attention row, the cost with and without the
+    cache, and the check against a full recomputation. Returns (without, with)
+    totals over the steps so far."""
+    model = trained_model()
+    tokens = gen.tokens[:step]
+    nxt = gen.tokens[step]
+    shown = t("todays_llms.cache.stop") if nxt == EOS else gloss(nxt)
+    st.markdown(
+        t(
+            "todays_llms.cache.sofar",
+            text=md_escape(" ".join(gloss(tok) for tok in tokens)),
+            new=md_escape(gloss(tokens[-1])),
+            next=md_escape(shown),
+        )
+    )
+    weights = gen.run.weights[:step, 0, 0, :step]
+    views.weights_map(list(tokens), weights, causal_mask(step), t("todays_llms.cache.alt", n=step))
+    st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
+    ops = operation_counts(step, model.config.d_model, model.config.n_blocks)
+    st.markdown(
+        t(
+            "todays_llms.cache.this_step",
+            n=step,
+            without=f"{ops.without_cache[-1]:,}",
+            with_cache=f"{ops.with_cache[-1]:,}",
+            total_without=f"{ops.total_without:,}",
+            total_with=f"{ops.total_with:,}",
+        )
+    )
+    full, _ = forward(model.params, gen.run.token_ids[:step], model.config)
+    diff = float(np.abs(full[-1] - gen.run.logits[step - 1]).max())
+    st.markdown(t("todays_llms.cache.same", diff=f"{diff:.1e}"))
+    return ops.total_without, ops.total_with
+
+
+def ops_chart(gen: Generation) -> None:
+    model = trained_model()
+    n = len(gen.run.token_ids)
+    ops = operation_counts(n, model.config.d_model, model.config.n_blocks)
+    spec = charts.count_line_spec(
+        t("todays_llms.cache.chart_x"),
+        t("todays_llms.cache.chart_y"),
+        t("todays_llms.cache.series"),
+        height=240,
+    )
+    frame = charts.line_frame(
+        ops.tokens,
+        {
+            t("todays_llms.cache.series_without"): ops.without_cache,
+            t("todays_llms.cache.series_with"): ops.with_cache,
+        },
+    )
+    charts.show(frame, spec, t("todays_llms.cache.chart_alt", n=n))
+    with st.expander(t("todays_llms.cache.ops_expander")):
+        st.markdown(
+            t(
+                "todays_llms.cache.ops_help",
+                factor=4 + 2 * FFN_MULT,
+                ffn=FFN_MULT,
+                d=model.config.d_model,
+                blocks=model.config.n_blocks,
+            )
+        )
+
+
+def megabytes(n_bytes: float) -> str:
+    """Bytes as MB (10⁶ bytes) with a sensible number of digits."""
+    mb = n_bytes / 1e6
+    digits = 3 if mb < 0.1 else 2 if mb < 10 else 1
+    return f"{mb:,.{digits}f} MB"
+
+
+def cache_size_section() -> None:
+    st.subheader(t("todays_llms.cache.size_header"))
+    st.markdown(t("todays_llms.cache.size_body"))
+    st.latex(r"2 \times L \times g \times d_{head} \times n \times b")
+    low, high = CACHE_LENGTHS
+    tokens = st.slider(
+        t("todays_llms.cache.length"),
+        low,
+        high,
+        GPT2_SMALL_CONTEXT,
+        help=t("todays_llms.cache.length_help"),
+        key="llm_len",
+        **URL,
+    )
+    config = trained_model().config
+    course = kv_cache_bytes(config.n_blocks, config.n_heads, config.d_head, tokens, FLOAT64)
+    gpt = model_cache_bytes(GPT2_SMALL, tokens, bytes_per_number=HALF_PRECISION)
+    st.markdown(
+        t(
+            "todays_llms.cache.size_result",
+            tokens=f"{tokens:,}",
+            layers=config.n_blocks,
+            heads=config.n_heads,
+            d_head=config.d_head,
+            bytes=FLOAT64,
+            course=megabytes(course),
+            gpt_layers=GPT2_SMALL.layers,
+            gpt_heads=GPT2_SMALL.kv_heads,
+            gpt_d_head=GPT2_SMALL.d_head,
+            gpt_bytes=HALF_PRECISION,
+            gpt=megabytes(gpt),
+        )
+    )
+
+
+# --- 2. RoPE ----------------------------------------------------------------------
+
+ROPE_POSITIONS = (0, 31)
+ROPE_SEEN = "llm_rope_seen"  # the (m, n) pairs this session has looked at
+
+
+def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
+    """Two position sliders, the score, the score as a function of m − n, and the
+    angles of each pair. Returns True when the learner has now seen two
+    different pairs with the same m − n."""
+    low, high = ROPE_POSITIONS
+    left, right = st.columns(2)
+    with left:
+        m = st.slider(
+            t("todays_llms.rope.m"), low, high, 5, help=t("todays_llms.rope.pos_help"), key="llm_m", **URL
+        )
+    with right:
+        n = st.slider(
+            t("todays_llms.rope.n"), low, high, 2, help=t("todays_llms.rope.pos_help"), key="llm_n", **URL
+        )
+    res = rope_score(q, k, m, n)
+    st.markdown(t("todays_llms.rope.result", m=m, n=n, offset=f"{res.offset:+d}", score=num(res.score, 3)))
+    offsets = np.arange(low - high, high - low + 1)
+    spec = charts.line_spec(
+        t("todays_llms.rope.chart_x"), t("todays_llms.rope.chart_y"), t("todays_llms.rope.series"), height=240
+    )
+    frame = pd.concat(
+        [
+            charts.line_frame(offsets, {t("todays_llms.rope.series_all"): score_by_offset(q, k, offsets)}),
+            charts.line_frame(
+                np.array([res.offset]), {t("todays_llms.rope.series_you"): np.array([res.score])}
+            ).assign(series_order=1),
+        ],
+        ignore_index=True,
+    )
+    charts.show(frame, spec, t("todays_llms.rope.alt"))
+    st.markdown(t("todays_llms.rope.why"))
+    with st.expander(t("todays_llms.rope.angles_expander")):
+        theta = frequencies(len(q))
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    t("todays_llms.rope.col_pair"): np.arange(len(theta)),
+                    t("todays_llms.rope.col_rate"): [f"{x:.4g}" for x in theta],
+                    t("todays_llms.rope.col_q"): [num(a, 3) for a in res.angles_q],
+                    t("todays_llms.rope.col_k"): [num(a, 3) for a in res.angles_k],
+                    t("todays_llms.rope.col_diff"): [num(a, 3) for a in res.angles_q - res.angles_k],
+                }
+            ),
+            hide_index=True,
+        )
+        st.caption(t("todays_llms.rope.angles_note", q_len=num(np.linalg.norm(res.q_rot), 3)))
+    seen: dict[int, set[tuple[int, int]]] = st.session_state.setdefault(ROPE_SEEN, {})
+    pairs = seen.setdefault(res.offset, set())
+    pairs.add((m, n))
+    return len(pairs) >= 2
+
+
+# --- 3. shared key/value heads ------------------------------------------------------
+
+
+def model_select() -> ModelShape:
+    names = [m.name for m in REAL_MODELS]  # the same in both languages, so a shared link reads the same
+    choice = st.selectbox(t("todays_llms.gqa.model"), names, index=0, key="llm_model", **URL)
+    return REAL_MODELS[names.index(choice)] if choice in names else REAL_MODELS[0]
+
+
+def kv_select(model: ModelShape) -> int:
+    options = divisors(model.q_heads)
+    fixed = st.session_state.get("llm_kv") not in (None, *options)
+    if fixed:  # the model changed and the old count does not divide its query heads
+        st.session_state["llm_kv"] = model.kv_heads
+    return st.select_slider(
+        t("todays_llms.gqa.kv"),
+        options,
+        value=None if fixed else model.kv_heads,
+        help=t("todays_llms.gqa.kv_help"),
+        key="llm_kv",
+        **URL,
+    )
+
+
+def gqa_tokens() -> int:
+    tokens = st.select_slider(
+        t("todays_llms.gqa.tokens"), GQA_TOKENS, value=GPT2_SMALL_CONTEXT, key="llm_tokens", **URL
+    )
+    return tokens if tokens in GQA_TOKENS else GPT2_SMALL_CONTEXT
+
+
+def gqa_section(model: ModelShape, kv: int, tokens: int) -> int:
+    """The cache for the chosen key/value heads against the published and the
+    plain multi-head one, and a bar per allowed count. Returns the size in bytes."""
+    size = model_cache_bytes(model, tokens, kv, HALF_PRECISION)
+    st.markdown(
+        t(
+            "todays_llms.gqa.result",
+            model=model.name,
+            layers=model.layers,
+            q_heads=model.q_heads,
+            d_head=model.d_head,
+            kv=kv,
+            group=model.q_heads // kv,
+            tokens=f"{tokens:,}",
+            bytes=HALF_PRECISION,
+            size=megabytes(size),
+            own=model.kv_heads,
+            own_size=megabytes(model_cache_bytes(model, tokens, None, HALF_PRECISION)),
+            full_size=megabytes(model_cache_bytes(model, tokens, model.q_heads, HALF_PRECISION)),
+        )
+    )
+    if model.window is not None:
+        st.caption(t("todays_llms.gqa.window", model=model.name, window=f"{model.window:,}"))
+    options = divisors(model.q_heads)
+    sizes = np.array([model_cache_bytes(model, tokens, g, HALF_PRECISION) for g in options]) / 1e6
+    spec = charts.bar_spec(
+        t("todays_llms.gqa.chart_x"), t("todays_llms.gqa.chart_y"), height=220, percent=False
+    )
+    frame = charts.bar_frame(
+        [str(g) for g in options],
+        sizes,
+        [f"{s:,.0f}" if s >= 10 else f"{s:.1f}" for s in sizes],
+        highlight=options.index(kv),
+    )
+    charts.show(frame, spec, t("todays_llms.gqa.chart_alt"))
+    return size
+
+
+def group_demo() -> None:
+    """Example C with DEMO_HEADS query heads and 1, 2 or 4 key/value heads: the
+    weights of それ in every query head, side by side."""
+    st.subheader(t("todays_llms.gqa.demo_header"))
+    st.markdown(
+        t(
+            "todays_llms.gqa.demo_body",
+            q_heads=DEMO_HEADS,
+            seed=DEMO_SEED,
+            it=gloss(PRONOUN.tokens[PRONOUN_QUERY]),
+        )
+    )
+    g = st.radio(
+        t("todays_llms.gqa.group_kv"), divisors(DEMO_HEADS), index=1, horizontal=True, key="llm_group", **URL
+    )
+    g = int(g) if g in divisors(DEMO_HEADS) else 2
+    x = PRONOUN.vectors
+    n, d_in = x.shape
+    w = random_projections(d_in, DEMO_HEADS * DEMO_D, np.random.default_rng(DEMO_SEED), count=3)
+    q = (x @ w[0]).reshape(n, DEMO_HEADS, DEMO_D).transpose(1, 0, 2)
+    k = (x @ w[1][:, : g * DEMO_D]).reshape(n, g, DEMO_D).transpose(1, 0, 2)
+    v = (x @ w[2][:, : g * DEMO_D]).reshape(n, g, DEMO_D).transpose(1, 0, 2)
+    res = grouped_query_attention(q, k, v, mask=causal_mask(n))
+    row = res.weights[:, PRONOUN_QUERY, : PRONOUN_QUERY + 1]
+    labels = views.distinct_labels(PRONOUN.tokens[: PRONOUN_QUERY + 1])
+    series = {
+        t("todays_llms.gqa.head_name", head=h + 1, group=int(res.group[h]) + 1): row[h]
+        for h in range(DEMO_HEADS)
+    }
+    spec = charts.grouped_bar_spec(
+        t("todays_llms.gqa.demo_x"),
+        t("todays_llms.gqa.demo_y"),
+        t("todays_llms.gqa.demo_series"),
+        values=False,
+    )
+    charts.show(
+        charts.grouped_bar_frame(labels, series, pct),
+        spec,
+        t("todays_llms.gqa.demo_alt", it=gloss(PRONOUN.tokens[PRONOUN_QUERY])),
+    )
+    if g == DEMO_HEADS:
+        st.caption(t("todays_llms.gqa.demo_single"))
+        return
+    gap = max(
+        float(np.abs(row[a] - row[b]).max())
+        for a in range(DEMO_HEADS)
+        for b in range(DEMO_HEADS)
+        if a < b and res.group[a] == res.group[b]
+    )
+    st.caption(t("todays_llms.gqa.demo_result", gap=pct(gap)))
+
+
+# --- 4. long context --------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=len(TIMED_SIZES))
+def measured(n: int):
+    """The measured time of plain attention up to n tokens, once per process."""
+    sizes = [s for s in TIMED_SIZES if s <= n]
+    return time_attention(sizes, TIMING_D, np.random.default_rng(0), repeats=TIMING_REPEATS)
+
+
+def long_section() -> None:
+    n = st.select_slider(
+        t("todays_llms.long.n"),
+        TIMED_SIZES,
+        value=512,
+        help=t("todays_llms.long.n_help"),
+        key="llm_long_n",
+        **URL,
+    )
+    n = n if n in TIMED_SIZES else 512
+    st.markdown(
+        t(
+            "todays_llms.long.result",
+            n=f"{n:,}",
+            cells=f"{n * n:,}",
+            layers=GPT2_SMALL.layers,
+            heads=GPT2_SMALL.q_heads,
+            bytes=HALF_PRECISION,
+            all_size=megabytes(score_matrix_bytes(n, GPT2_SMALL.q_heads, GPT2_SMALL.layers, HALF_PRECISION)),
+        )
+    )
+    timing = measured(n)
+    spec = charts.line_spec(
+        t("todays_llms.long.chart_x"),
+        t("todays_llms.long.chart_y"),
+        t("todays_llms.long.series"),
+        log_x=True,
+        log_y=True,
+        height=240,
+    )
+    frame = charts.line_frame(timing.sizes, {t("todays_llms.long.series_time"): timing.seconds * 1000})
+    charts.show(frame, spec, t("todays_llms.long.chart_alt", n=n))
+    st.caption(t("todays_llms.long.timing_note", repeats=TIMING_REPEATS))
+
+
+def block_section() -> tuple[int, bool]:
+    """Example C computed block by block against the plain computation, with
+    the running maximum and sum for それ. Returns (block size, masked)."""
+    x, n = PRONOUN.vectors, len(PRONOUN.tokens)
+    left, right = st.columns([2, 1])
+    with left:
+        block = st.slider(
+            t("todays_llms.long.block"),
+            1,
+            n,
+            n,
+            help=t("todays_llms.long.block_help", n=n),
+            key="llm_block",
+            **URL,
+        )
+    with right:
+        masked = st.toggle(t("todays_llms.long.masked"), value=False, key="llm_masked", **URL)
+    mask = causal_mask(n) if masked else None
+    plain = attention(PRONOUN.queries, x, x, mask=mask)
+    res = blockwise_attention(PRONOUN.queries, x, x, block, mask=mask, traced=PRONOUN_QUERY)
+    it = gloss(PRONOUN.tokens[PRONOUN_QUERY])
+    st.caption(t("todays_llms.long.trace_caption", it=it))
+    tr = res.trace
+    stops = [min(s + block, n) for s in tr.starts]
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("todays_llms.long.col_block"): np.arange(1, len(tr.starts) + 1),
+                t("todays_llms.long.col_keys"): [
+                    " ".join(PRONOUN.tokens[s:e]) for s, e in zip(tr.starts, stops, strict=True)
+                ],
+                t("todays_llms.long.col_max"): [num(v, 3) if np.isfinite(v) else "−∞" for v in tr.maxima],
+                t("todays_llms.long.col_sum"): [num(v, 3) for v in tr.sums],
+            }
+        ),
+        hide_index=True,
+    )
+    diff = float(np.abs(res.output - plain.output).max())
+    rows, cols = res.largest
+    if cols == n:
+        st.markdown(t("todays_llms.long.block_result_full", diff=f"{diff:.1e}", n=n))
+    else:
+        st.markdown(t("todays_llms.long.block_result", diff=f"{diff:.1e}", rows=rows, cols=cols, n=n))
+    return block, masked

@@ -1,0 +1,45 @@
+"""Layer 4: the lesson on today's LLMs in headless Chromium: the page loads in
+both languages, stepping the generation with the keyboard moves the cost
+numbers and the URL, and a RoPE position slider changes the score."""
+
+from __future__ import annotations
+
+import pytest
+from apprun import IDLE, open_app, step_slider
+
+pytestmark = pytest.mark.browser
+EXCEPTION = '[data-testid="stException"]'
+
+
+def test_stepping_the_generation_updates_the_costs(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/todays_llms?lang=en")
+    assert page.locator(EXCEPTION).count() == 0
+    expect(page.locator("h1").first).to_contain_text("today's LLMs")
+    costs = page.get_by_text("without a cache the blocks cost").first
+    expect(costs).to_contain_text("(3 tokens)")
+    expect(costs).to_contain_text("74,496")  # 2 · (12 · 32² · 3 + 32 · 3 · 4), worked out by hand
+    step = page.get_by_role("slider", name="Tokens read so far")
+    step_slider(step, "ArrowRight")
+    expect(costs).to_contain_text("(4 tokens)", timeout=20_000)
+    expect(costs).to_contain_text(f"{2 * (12 * 32 * 32 * 4 + 32 * 4 * 5):,}")
+    page.wait_for_selector(IDLE)
+    assert "llm_step=4" in page.url
+    assert page.locator(EXCEPTION).count() == 0
+
+
+def test_japanese_page_and_the_rope_slider(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/todays_llms?lang=ja&llm_m=5&llm_n=2")
+    assert page.locator(EXCEPTION).count() == 0
+    expect(page.locator("h1").first).to_contain_text("いまの LLM")
+    result = page.get_by_text("m − n =").first
+    expect(result).to_contain_text("+3")
+    m = page.get_by_role("slider", name="クエリの位置 m")
+    step_slider(m, "ArrowRight")
+    expect(result).to_contain_text("+4", timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert "llm_m=6" in page.url
+    assert page.locator(EXCEPTION).count() == 0
