@@ -202,4 +202,8 @@ SPELLINGS: tuple[Spelling, ...] = (
     Spelling("training", "学習", "training", not_ja=("訓練", "トレーニング")),
     Spelling("loss", "損失", "loss"),
     Spelling("gradient", "勾配", "gradient", not_ja=("グラディエント", "グラジエント")),
+    Spelling("kv_cache", "KV キャッシュ", "KV cache", not_ja=("KVキャッシュ", "kv キャッシュ")),
+    Spelling("rope", "RoPE", "RoPE"),
+    Spelling("gqa", "GQA", "GQA"),
+    Spelling("long_context", "文脈長", "context length"),
 )
