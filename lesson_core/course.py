@@ -44,7 +44,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="attention",
         page="pages/2_attention.py",
         code="at",
-        tasks=("cat_top", "unmask_cat", "sharpen"),
+        tasks=("equal", "flat", "fish_half"),
         quizzes=(Quiz("q1", 1), Quiz("q2", 2), Quiz("q3", 0)),
     ),
     Lesson(

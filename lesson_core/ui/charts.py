@@ -203,6 +203,7 @@ def heatmap_spec(
     legend: bool | str = True,
     font_size: int = 11,
     cell_width: int | None = None,
+    outline_rows: bool = False,
 ) -> dict:
     """A heatmap with the value written in every cell; masked cells grey and
     labelled (``masked_label``, e.g. "grey = masked", is shown above the
@@ -218,7 +219,8 @@ def heatmap_spec(
     ``legend`` is True (the colour scale at the right), False (none) or "top"
     (above the map, horizontal); ``font_size`` is that of the cell values;
     ``cell_width`` fixes each column's width in pixels (the chart is then as wide
-    as its columns, not as the page)."""
+    as its columns, not as the page); ``outline_rows`` draws an orange frame
+    around the rows whose ``chosen`` column is true (e.g. the query row)."""
     if legend not in (True, False, "top"):
         raise ValueError(f'legend must be True, False or "top", not {legend!r}')
     x = alt.X(
@@ -281,7 +283,15 @@ def heatmap_spec(
             tooltip=tooltip,
         )
     )
-    chart = alt.layer(cells, labels).properties(height=height)
+    layers = [cells, labels]
+    if outline_rows:  # one frame across the whole row: a rect with no x spans the width
+        layers.append(
+            alt.Chart()
+            .mark_rect(filled=False, stroke=SERIES_COLOURS[1], strokeWidth=3)
+            .encode(y=y)
+            .transform_filter("datum.chosen")
+        )
+    chart = alt.layer(*layers).properties(height=height)
     if masked_label:  # an empty title draws nothing, so leave it out
         chart = chart.properties(
             title=alt.TitleParams(masked_label, anchor="end", fontSize=11, fontWeight="normal", color="#555")
@@ -298,11 +308,13 @@ def heatmap_frame(
     texts: np.ndarray,
     masked: np.ndarray | None = None,
     dark: np.ndarray | None = None,
+    chosen_row: int | None = None,
 ) -> pd.DataFrame:
     """Long form of an [n_rows, n_cols] matrix: one line per cell.
 
     ``texts`` holds the label of every cell; ``masked`` cells are drawn grey
-    (give them any finite ``value``); ``dark`` cells get white text."""
+    (give them any finite ``value``); ``dark`` cells get white text; the cells
+    of ``chosen_row`` are marked ``chosen`` (outlined by ``outline_rows``)."""
     values = np.asarray(values, dtype=float)
     n_r, n_c = values.shape
     masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
@@ -317,20 +329,27 @@ def heatmap_frame(
             "text": np.asarray(texts, dtype=object).ravel(),
             "masked": masked.ravel(),
             "dark": (np.asarray(dark) & ~masked).ravel(),
+            "chosen": np.repeat(np.arange(n_r) == chosen_row, n_c),
         }
     )
 
 
 def weights_frame(
-    rows: Sequence[str], cols: Sequence[str], weights: np.ndarray, allowed: np.ndarray | None
+    rows: Sequence[str],
+    cols: Sequence[str],
+    weights: np.ndarray,
+    allowed: np.ndarray | None,
+    chosen_row: int | None = None,
 ) -> pd.DataFrame:
     """A heatmap frame for attention weights: each cell labelled with its weight
     in percent (the number only, so that it fits a phone-width cell), cells the
-    mask blocks labelled "—" and drawn grey."""
+    mask blocks labelled "—" and drawn grey, ``chosen_row`` marked."""
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
     texts = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.0f}")(weights))
-    return heatmap_frame(rows, cols, weights, texts, masked=blocked, dark=weights > 0.5)
+    return heatmap_frame(
+        rows, cols, weights, texts, masked=blocked, dark=weights > 0.5, chosen_row=chosen_row
+    )
 
 
 def row_picker(chart_key: str, target_key: str):
