@@ -38,7 +38,7 @@ LESSONS: tuple[Lesson, ...] = (
         page="pages/1_bigram.py",
         code="bg",
         tasks=("t1", "t2", "t3"),
-        quizzes=(Quiz("q1", 1), Quiz("q2", 0), Quiz("q3", 2)),
+        quizzes=(Quiz("q1", 1), Quiz("q2", 1), Quiz("q3", 2)),
     ),
     Lesson(
         id="attention",
