@@ -324,3 +324,11 @@ def test_english_number_grammar_for_a_one_token_prefix():
     at.slider(key="bg_read").set_value(1).run()
     text = all_text(at)
     assert "1-token prefix" in text and "1 tokens" not in text
+
+
+def test_the_corpus_table_is_folded_away_and_counts_added_sentences():
+    at = open_page(PAGE, "en")
+    assert at.expander[0].label == "All 14 sentences of the corpus"
+    assert len(at.expander[0].dataframe) == 1
+    add(at, "ねこ は ミルク が すき")
+    assert at.expander[0].label == "All 15 sentences of the corpus"

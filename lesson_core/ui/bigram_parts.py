@@ -82,7 +82,8 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
     columns[t("bigram.corpus.col_tokens")] = [len(s) for s in sentences]
     columns[t("bigram.corpus.col_source")] = source
     frame = pd.DataFrame(columns)
-    st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
+    with st.expander(t("bigram.corpus.table_label", n=len(frame)), icon=":material/table:"):
+        st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
     st.caption(t("bigram.add.limits", max_tokens=MAX_TOKENS, max_sentences=MAX_SENTENCES, n_added=len(added)))
     with st.form("bg_add_form", clear_on_submit=False, border=True):
         st.text_input(t("bigram.add.label"), key="bg_new", placeholder=t("bigram.add.placeholder"))
