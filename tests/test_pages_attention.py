@@ -191,3 +191,15 @@ def test_one_visible_key_gets_exactly_100_percent_in_the_quiz_feedback(lang):
     at = open_page(PAGE, lang)
     at.radio(key="attention_q1").set_value(2).run()
     assert "100 %" in at.error[0].value
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_right_answers_say_the_same_in_both_languages(lang):
+    from lesson_core.course import BY_ID
+    from lesson_core.ui.i18n import catalog
+
+    lesson, cat = BY_ID["attention"], catalog(lang)
+    sharpen = cat["attention.quiz.q2.options"][lesson.quiz("q2").answer]
+    assert "0.5" in sharpen  # doubling q = temperature 0.5
+    columns = cat["attention.quiz.q3.options"][lesson.quiz("q3").answer]
+    assert "魚" in columns  # a column can sum to more than 1

@@ -332,3 +332,12 @@ def test_the_corpus_table_is_folded_away_and_counts_added_sentences():
     assert len(at.expander[0].dataframe) == 1
     add(at, "ねこ は ミルク が すき")
     assert at.expander[0].label == "All 15 sentences of the corpus"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_q2_transfer_answer_is_ball_in_both_languages(lang):
+    from lesson_core.course import BY_ID
+    from lesson_core.ui.i18n import catalog
+
+    options = catalog(lang)["bigram.quiz.q2.options"]
+    assert options[BY_ID["bigram"].quiz("q2").answer].startswith("ボール")

@@ -249,11 +249,14 @@ def weights_map(
         t("ui.col.query"),
         t("ui.col.weight"),
         legend,
-        height=height + (60 if slanted else 0),
+        height=height + (110 if slanted else 0),
         selectable=pick_into is not None,
-        label_angle=-40 if slanted else 0,
+        label_angle="width < 480 ? -90 : -40" if slanted else 0,  # upright on a phone
         label_align="left" if slanted else None,
+        row_label_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
+        legend=not slanted,  # every cell shows its number: on a phone the width goes to the cells
         outline_rows=chosen is not None,
+        pad_right=70 if slanted else None,
     )
     frame = charts.weights_frame(labels, labels, weights, allowed, chosen_row=chosen)
     if pick_into is None:
