@@ -38,13 +38,13 @@ LESSONS: tuple[Lesson, ...] = (
         page="pages/1_bigram.py",
         code="bg",
         tasks=("t1", "t2", "t3"),
-        quizzes=(Quiz("q1", 1), Quiz("q2", 0), Quiz("q3", 2)),
+        quizzes=(Quiz("q1", 1), Quiz("q2", 1), Quiz("q3", 2)),
     ),
     Lesson(
         id="attention",
         page="pages/2_attention.py",
         code="at",
-        tasks=("cat_top", "unmask_cat", "sharpen"),
+        tasks=("equal", "flat", "fish_half"),
         quizzes=(Quiz("q1", 1), Quiz("q2", 2), Quiz("q3", 0)),
     ),
     Lesson(

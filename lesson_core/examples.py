@@ -1,4 +1,4 @@
-"""The course's running examples (LESSONS.md A–F), as data only.
+"""The course's running examples (A–F), as data only.
 
 Every vector here is hand-made for teaching: small, readable numbers chosen
 so that each lesson's point is visible. None of them comes from a trained
@@ -54,12 +54,17 @@ DECODER = TokenExample(
 )
 
 # C. Pronoun sentence, 4 feature axes. Keys = values. The first seven keys and
-# それ's query are from the brief; は / 新鮮 / だった and the other queries are
-# hand-made so that each token looks for something sensible:
-#   猫 (subject) looks for what happened to it: food and action;
-#   が / を look back for an animal / food; 魚 looks for an action;
-#   食べた looks for who ate what; 。 looks for function words;
-#   それ looks for food (see the lesson's caveat); 新鮮 looks for food.
+# それ's query are from the course plan; は / 新鮮 / だった and the other queries
+# are hand-made (small, readable numbers) so that the whole masked 10 x 10
+# weight map reads like a story, each token looking for something sensible:
+#   猫 (subject) looks for food and an action (with the mask it sees only itself);
+#   が looks back for an animal; 魚 for an animal and a little food;
+#   を for an animal and food; 食べた for who ate what (and away from particles);
+#   。 for the action; それ for food (see the lesson's caveat);
+#   は for an animal and food; 新鮮 ("fresh") for food: it gathers 魚;
+#   だった for a bit of everything but function words.
+# 新鮮's key is a food feature (a word about food); は is a function word like
+# が and を; だった is mostly a function word with a little action.
 PRONOUN = TokenExample(
     tokens=("猫", "が", "魚", "を", "食べた", "。", "それ", "は", "新鮮", "だった"),
     vectors=_frozen(
@@ -72,7 +77,7 @@ PRONOUN = TokenExample(
             [0.0, 0.0, 0.0, 1.0],
             [0.3, 0.3, 0.0, 1.0],
             [0.0, 0.0, 0.0, 2.0],
-            [0.2, 1.0, 0.0, 0.0],
+            [0.0, 1.5, 0.0, 0.0],
             [0.0, 0.0, 0.5, 1.5],
         ]
     ),
@@ -80,14 +85,14 @@ PRONOUN = TokenExample(
         [
             [0.0, 1.0, 1.0, 0.0],
             [1.0, 0.0, 0.0, 0.0],
-            [0.0, 0.0, 1.0, 0.0],
-            [0.0, 1.0, 0.0, 0.0],
+            [1.0, 0.5, 0.0, 0.0],
             [1.0, 1.0, 0.0, 0.0],
-            [0.0, 0.0, 0.0, 1.0],
+            [1.5, 1.5, 0.0, -0.5],
+            [0.0, 0.0, 1.0, 0.0],
             [1.0, 1.5, 0.0, -1.0],
-            [0.5, 0.5, 0.0, 0.0],
-            [0.0, 1.5, 0.0, 0.0],
-            [0.0, 0.5, 1.0, 0.0],
+            [1.0, 1.0, 0.0, -0.5],
+            [0.0, 2.0, 0.0, 0.0],
+            [0.5, 1.5, 0.5, 0.0],
         ]
     ),
     axes=("animal", "food", "action", "function"),
@@ -107,6 +112,16 @@ TOY = TokenExample(
 # The worked linear-map example of the attention lesson: [2, 1] W = [2, 4].
 LINEAR_MAP_INPUT = _frozen([[2.0, 1.0]])[0]
 LINEAR_MAP_WEIGHTS = _frozen([[0.5, 1.0], [1.0, 2.0]])
+
+# Weights we would *want* for すき in example A, before any mechanism: an
+# illustration of the goal, not a computation. ねこ says whose story it is,
+# ひるね is what is liked; the particles add little.
+WANTED_SUKI = _frozen([[0.20, 0.03, 0.60, 0.05, 0.12]])[0]
+
+# Two hand-made 2 x 2 matrices for example A, to show that W_Q and W_K turn the
+# same token into two different vectors (its query and its key).
+W_QUERY = _frozen([[0.5, 1.0], [0.0, 0.5]])
+W_KEY = _frozen([[1.0, 0.0], [0.5, 1.0]])
 
 # E. Word-order pair: the same tokens, different meaning.
 WORD_ORDER = (
@@ -153,7 +168,7 @@ WORD_ORDER_EMBEDDINGS: dict[str, np.ndarray] = {
     "追う": _frozen([[0.2, 0.1, 0.9, 0.1]])[0],
 }
 
-# One token vector placed at positions 0, 1 and 2 (LESSONS.md §5).
+# One token vector placed at positions 0, 1 and 2.
 SAME_TOKEN_VECTOR = _frozen([[0.8, 0.2, -0.1, 0.5]])[0]
 SAME_TOKEN_POSITIONS = (0, 1, 2)
 
@@ -167,6 +182,6 @@ SAME_TOKEN_POSITIONS = (0, 1, 2)
 PREVIOUS_TOKEN_KEYS = _frozen(np.eye(len(PRONOUN.tokens)).tolist())
 PREVIOUS_TOKEN_QUERIES = _frozen((10.0 * np.eye(len(PRONOUN.tokens), k=-1)).tolist())
 
-# GPT-2 small (LESSONS.md §6): width 768, 12 heads of 64; a 10-token sentence.
+# GPT-2 small: width 768, 12 heads of 64; a 10-token sentence.
 GPT2_SMALL_D_MODEL = 768
 GPT2_SMALL_HEADS = 12

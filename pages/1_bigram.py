@@ -1,4 +1,4 @@
-"""Lesson 1 — what a bigram cannot see, and why a plain average does not fix it (LESSONS.md §1)."""
+"""Lesson 1 — what a bigram cannot see, and why a plain average does not fix it."""
 
 import streamlit as st
 
@@ -53,12 +53,12 @@ def corpus_lab() -> None:
     st.markdown(t("bigram.lab.body"))
     prefix = parts.prefix_controls(sentences)
     comp = compare_prefix(sentences, prefix)
-    st.markdown(t("bigram.lab.prefix", prefix=parts.md(" ".join(prefix)), last=parts.md(prefix[-1])))
+    st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=parts.md(gloss(prefix[-1]))))
     parts.compare_bars(comp)
     st.markdown(
         t(
             "bigram.lab.numbers",
-            last=parts.md(prefix[-1]),
+            last=parts.md(gloss(prefix[-1])),
             n_bigram=comp.n_bigram,
             bigram_top=parts.top_text(comp.vocab, comp.bigram),
             n_corpus=comp.n_corpus,
@@ -69,7 +69,7 @@ def corpus_lab() -> None:
     agree = comp.tv < 1e-9
     (st.success if agree else st.info)(t("bigram.lab.agree" if agree else "bigram.lab.differ", n=len(prefix)))
     checks = {
-        "t1": prefix == DOG_WA,
+        "t1": len(prefix) >= 2 and prefix[-1] == WA and prefix != CAT_WA,
         "t2": follows(sentences, WA) != follows(CORPUS, WA),
         "t3": agree and len(prefix) >= 2,
     }
@@ -93,6 +93,14 @@ st.markdown(
     )
 )
 parts.uniform_map(CHAPTER.tokens, plain.weights)
-st.markdown(t("bigram.uniform.why", mixed=vec(plain.output[0])))
+particles = plain.weights[0, CHAPTER.index(WA)] + plain.weights[0, CHAPTER.index("が")]
+st.markdown(
+    t(
+        "bigram.uniform.why",
+        mixed=vec(plain.output[0]),
+        nap_weight=pct(plain.weights[0, CHAPTER.index("ひるね")]),
+        particles=pct(particles),
+    )
+)
 
 lesson_end(LESSON)

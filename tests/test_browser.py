@@ -75,6 +75,22 @@ def test_clicking_a_heatmap_row_chooses_the_query(page, app_url):
     assert f"at_query={quote('食べた')}" in page.url
 
 
+def test_query_sliders_edit_the_chosen_token(page, app_url):
+    from urllib.parse import quote
+
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en&at_mask=false&at_query={quote('猫')}")
+    expect(page.get_by_text("The query q of 猫 (cat)")).to_be_visible()
+    summary = page.get_by_text("attends most to").first
+    expect(summary).to_contain_text("食べた (ate)")
+    step_slider(page.get_by_role("slider").nth(3), "ArrowLeft", 10)  # 猫's action 1.0 -> 0.0
+    expect(summary).to_contain_text("魚 (fish)", timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert "at_q0=0%2C1%2C0%2C0" in page.url or "at_q0=0,1,0,0" in page.url
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
 def test_share_link_restores_the_controls_in_a_new_tab(page, app_url):
     from playwright.sync_api import expect
 
@@ -95,8 +111,8 @@ def test_a_completed_task_survives_a_reload(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/attention?lang=en")
-    step_slider(page.get_by_role("slider").nth(0), "ArrowLeft", 8)  # temperature 1.0 -> 0.2: > 95 %
-    task = page.locator('[data-testid="stMarkdown"]', has_text="Lower the temperature")
+    step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 5)  # temperature 1.0 -> 1.5: 魚 48.4 %
+    task = page.locator('[data-testid="stMarkdown"]', has_text="raise the temperature")
     ticked = task.get_by_role("img", name="check_box icon", exact=True)
     expect(ticked).to_be_visible(timeout=20_000)
     page.wait_for_selector(IDLE)

@@ -45,7 +45,7 @@ def test_added_sentence_is_plain_text_and_survives_a_trip(page, app_url):
     # to another lesson and back through the menu: the sentence is still counted
     page.locator('[data-testid="stSidebar"]').get_by_text("2. アテンション").click()
     expect(page.locator("h1").first).to_contain_text("アテンション", timeout=30_000)
-    page.locator('[data-testid="stSidebar"]').get_by_text("1. bigram の限界").click()
+    page.locator('[data-testid="stSidebar"]').get_by_text("1. バイグラムの限界").click()
     expect(page.get_by_text("いま 1 文")).to_be_visible(timeout=30_000)
     assert page.locator(ERROR).count() == 0
 

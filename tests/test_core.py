@@ -1,5 +1,5 @@
-"""Layer 1: lesson_core against hand-computed cases, the seed figures of
-LESSONS.md, and properties that must hold for any input."""
+"""Layer 1: lesson_core against hand-computed cases, the course's seed
+figures, and properties that must hold for any input."""
 
 import numpy as np
 import pytest
@@ -17,7 +17,17 @@ from lesson_core import (
     sinusoidal_encoding,
     softmax,
 )
-from lesson_core.examples import CHAPTER, LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, PRONOUN, TOY
+from lesson_core.examples import (
+    CHAPTER,
+    LINEAR_MAP_INPUT,
+    LINEAR_MAP_WEIGHTS,
+    PRONOUN,
+    TOY,
+    W_KEY,
+    W_QUERY,
+    WANTED_SUKI,
+)
+from lesson_core.worked import attention_by_hand, linear_map_terms
 
 finite = st.floats(-1e300, 1e300, allow_nan=False, allow_infinity=False)
 rows = arrays(np.float64, st.tuples(st.integers(1, 6), st.integers(1, 8)), elements=finite)
@@ -81,6 +91,80 @@ def test_example_c_default_query_of_sore():
     expected = [0.188, 0.015, 0.657, 0.015, 0.061, 0.025, 0.037, 0.0, 0.0, 0.0]
     np.testing.assert_allclose(r.weights[it], expected, atol=5e-4)
     np.testing.assert_allclose(r.output[it], [1.23, 2.01, 0.18, 0.12], atol=5e-3)
+
+
+# Example C's whole masked weight map, row by row in %, to 0.1 (temperature 1, ÷√4).
+PRONOUN_MAP = [
+    [100.0],
+    [81.8, 18.2],
+    [50.0, 11.1, 38.9],
+    [32.3, 7.2, 53.3, 7.2],
+    [29.4, 1.9, 62.3, 1.9, 4.5],
+    [10.5, 10.5, 10.5, 10.5, 47.3, 10.5],
+    [18.8, 1.5, 65.7, 1.5, 6.1, 2.5, 3.7],
+    [26.7, 3.6, 44.0, 3.6, 7.6, 4.6, 6.3, 3.6],
+    [3.1, 3.1, 61.7, 3.1, 5.1, 3.1, 4.1, 3.1, 13.8],
+    [7.9, 3.7, 45.2, 3.7, 11.4, 3.7, 5.0, 3.7, 11.4, 4.2],
+]
+
+
+def test_example_c_whole_masked_map():
+    kv = PRONOUN.vectors
+    r = scaled_dot_product_attention(PRONOUN.queries, kv, kv, mask=causal_mask(len(kv)))
+    for i, row in enumerate(PRONOUN_MAP):
+        assert [round(100 * w, 1) for w in r.weights[i, : i + 1]] == row, PRONOUN.tokens[i]
+        assert np.all(r.weights[i, i + 1 :] == 0.0)
+    # the fresh thing is the fish: 新鮮 gathers 魚 most
+    fresh, fish = PRONOUN.index("新鮮"), PRONOUN.index("魚")
+    assert int(np.argmax(r.weights[fresh])) == fish
+
+
+def test_example_c_keeps_the_seed_keys_and_query_of_sore():
+    np.testing.assert_array_equal(
+        PRONOUN.vectors[:7],
+        [
+            [3, 0, 0, 0],
+            [0, 0, 0, 2],
+            [1, 3, 0, 0],
+            [0, 0, 0, 2],
+            [0, 0.5, 3, 0],
+            [0, 0, 0, 1],
+            [0.3, 0.3, 0, 1],
+        ],
+    )
+    np.testing.assert_array_equal(PRONOUN.queries[PRONOUN.index("それ")], [1.0, 1.5, 0.0, -1.0])
+
+
+def test_example_d_by_hand_rounds_to_769_and_186():
+    h = attention_by_hand(TOY.queries[0], TOY.vectors, TOY.vectors)
+    np.testing.assert_array_equal(h.scores, [0.0, 4.0, 2.0])
+    np.testing.assert_array_equal(h.scaled, [0.0, 2.83, 1.41])
+    np.testing.assert_array_equal(h.exps, [1.0, 16.95, 4.10])
+    assert h.total == pytest.approx(22.05)
+    np.testing.assert_allclose(h.weights, [0.045, 0.769, 0.186])
+    np.testing.assert_allclose(h.exact, [0.04539, 0.76792, 0.18669], atol=1e-5)
+    np.testing.assert_allclose(h.output, [0.276, 1.724], atol=1e-9)
+
+
+def test_linear_map_terms_are_each_outputs_weighted_sum():
+    terms = linear_map_terms(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS)
+    # y_1 = 2 · 0.5 + 1 · 1 = 2, y_2 = 2 · 1 + 1 · 2 = 4
+    np.testing.assert_array_equal(terms, [[1.0, 1.0], [2.0, 2.0]])
+    np.testing.assert_array_equal(terms.sum(axis=1), [2.0, 4.0])
+
+
+def test_example_a_with_q_equal_k_suki_weighs_itself_heavily():
+    x, sk = CHAPTER.vectors, CHAPTER.index("すき")
+    w = scaled_dot_product_attention(x, x, x).weights[sk]
+    assert round(100 * w[sk], 1) == 26.3
+    # through two different matrices the same token gives two different vectors
+    q, k = linear_map(x[sk], W_QUERY), linear_map(x[sk], W_KEY)
+    assert not np.allclose(q, k)
+
+
+def test_wanted_weights_of_suki_are_a_distribution():
+    assert WANTED_SUKI.sum() == pytest.approx(1.0)
+    assert int(np.argmax(WANTED_SUKI)) == CHAPTER.index("ひるね")
 
 
 def test_example_c_mask_off_lets_cat_see_fish_and_ate():

@@ -91,7 +91,8 @@ def test_the_two_heads_disagree_on_sore_and_agree_on_particles():
     w = hand_made_heads().weights
     assert int(np.argmax(w[0, IT])) == FISH and int(np.argmax(w[1, IT])) == IT - 1
     agree = [i for i in range(1, N) if np.argmax(w[0, i]) == np.argmax(w[1, i])]
-    assert agree == [PRONOUN.index("が"), PRONOUN.index("を")]
+    # が / を look back to 猫 / 魚 and 。 to 食べた: the token right before each
+    assert agree == [PRONOUN.index(tok) for tok in ("が", "を", "。")]
 
 
 def test_concat_is_the_outputs_side_by_side():

@@ -6,7 +6,10 @@ from conftest import all_text, assert_clean, chart_frames, open_page
 PAGE = "pages/2_attention.py"
 
 
-def weight_column(at, table: int = 1) -> list[str]:
+GOAL, TOY_TABLE, ROW_TABLE, MAP_TABLE = 0, 1, 2, 3  # the page's tables, in order
+
+
+def weight_column(at, table: int = ROW_TABLE) -> list[str]:
     frame = at.dataframe[table].value
     return list(frame.iloc[:, -1])
 
@@ -14,19 +17,26 @@ def weight_column(at, table: int = 1) -> list[str]:
 def test_defaults_show_the_seed_figures(lang):
     at = open_page(PAGE, lang)
     assert_clean(at)
-    # Example D table: weights 4.5 / 76.8 / 18.7 % (LESSONS.md: 0.045, 0.768, 0.187)
-    assert weight_column(at, 0) == ["4.5%", "76.8%", "18.7%"]
+    # Example D table: weights 4.5 / 76.8 / 18.7 % (0.045, 0.768, 0.187)
+    assert weight_column(at, TOY_TABLE) == ["4.5%", "76.8%", "18.7%"]
     # Example C, query それ: 猫 18.8 %, 魚 65.7 %, それ 3.7 %; right of それ exactly 0
-    weights = weight_column(at, 1)
+    weights = weight_column(at, ROW_TABLE)
     assert (weights[0], weights[2], weights[6]) == ("18.8%", "65.7%", "3.7%")
     assert weights[7:] == ["0.0%"] * 3
     assert "[1.23, 2.01, 0.18, 0.12]" in all_text(at)
+    # the goal comes first: the weights we want for すき, ひるね the largest
+    assert list(at.dataframe[GOAL].value.iloc[:, 1]) == ["20%", "3%", "60%", "5%", "12%"]
 
 
 def test_english_glosses_tokens_and_japanese_does_not():
     en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
     assert chart_frames(en)[0]["label"][0] == "猫 (cat)"
     assert chart_frames(ja)[0]["label"][0] == "猫"
+    # the map's rows and columns carry the gloss too, and so does the table of the whole map
+    cells = chart_frames(en)[1]
+    assert cells["row"].iloc[0] == "猫 (cat)" and "新鮮 (fresh)" in set(cells["col"])
+    assert "新鮮 (fresh)" in list(en.dataframe[MAP_TABLE].value.columns)
+    assert chart_frames(ja)[1]["col"].iloc[0] == "猫"
     # the query token is the same word in both languages, so a shared link works in either
     assert en.selectbox(key="at_query").options == ja.selectbox(key="at_query").options
     assert en.header[0].value != ja.header[0].value
@@ -57,7 +67,7 @@ def test_heatmap_marks_masked_cells():
 def test_sliders_at_their_extremes(lang, value):
     at = open_page(PAGE, lang)
     for axis in ("animal", "food", "action", "function"):
-        at.slider(key=f"at_q_{axis}").set_value(value)
+        at.slider(key=f"at_q6_{axis}").set_value(value)
     at.slider(key="at_temp").set_value(0.1 if value < 0 else 5.0)
     at.toggle(key="at_mask").set_value(value > 0)
     at.run()
@@ -73,25 +83,76 @@ def test_every_query_token_renders(lang):
         assert_clean(at)
 
 
-def test_task_cat_top_is_ticked_live_and_saved_in_the_url():
+def test_task_equal_is_ticked_live_and_saved_in_the_url():
     at = open_page(PAGE)
-    assert "attention.cat_top" not in at.session_state["progress"].tasks
-    at.slider(key="at_q_food").set_value(0.0)
-    at.slider(key="at_q_animal").set_value(3.0).run()
-    assert "attention.cat_top" in at.session_state["progress"].tasks
+    assert "attention.equal" not in at.session_state["progress"].tasks
+    # 猫's score 3a/2 equals 魚's (a + 3f)/2 when a = 1.5 f
+    at.slider(key="at_q6_animal").set_value(1.5)
+    at.slider(key="at_q6_food").set_value(1.0).run()
+    assert "attention.equal" in at.session_state["progress"].tasks
     assert at.query_params["p"].startswith("at.1")
     # once done it stays done, even after moving the sliders back
-    at.slider(key="at_q_food").set_value(1.5).run()
-    assert "attention.cat_top" in at.session_state["progress"].tasks
+    at.slider(key="at_q6_food").set_value(1.5).run()
+    assert "attention.equal" in at.session_state["progress"].tasks
 
 
-def test_sharpen_and_unmask_tasks():
+def test_the_whole_default_map_is_the_worked_one():
+    at = open_page(PAGE, "en")
+    table = at.dataframe[MAP_TABLE].value
+    fresh = table.iloc[8].tolist()
+    assert fresh[1:] == ["3.1", "3.1", "61.7", "3.1", "5.1", "3.1", "4.1", "3.1", "13.8", "—"]
+    last = table.iloc[9].tolist()[1:]
+    assert last == ["7.9", "3.7", "45.2", "3.7", "11.4", "3.7", "5.0", "3.7", "11.4", "4.2"]
+    assert "61.7%" in all_text(at)  # 新鮮 gathers 魚: "the fresh thing is the fish"
+
+
+def test_sliders_edit_the_chosen_query_and_keep_every_edit():
+    at = open_page(PAGE, "en")
+    at.slider(key="at_q6_animal").set_value(3.0).run()  # それ's query
+    at.selectbox(key="at_query").set_value(0)  # 猫, without the mask so that it sees the others
+    at.toggle(key="at_mask").set_value(False).run()
+    sliders = {s.key: s.value for s in at.slider if s.key.startswith("at_q")}
+    assert sliders == {"at_q0_animal": 0.0, "at_q0_food": 1.0, "at_q0_action": 1.0, "at_q0_function": 0.0}
+    assert "猫 (cat)" in " ".join(m.value for m in at.markdown)
+    before = chart_frames(at)[0]["value"].to_numpy()
+    at.slider(key="at_q0_food").set_value(-3.0).run()
+    after = chart_frames(at)[0]["value"].to_numpy()
+    assert abs(after - before).max() > 0.1
+    assert at.query_params["at_q0"] == "0,-3,1,0"
+    # back to それ: its own edit is still there, and 猫's stays in the URL
+    at.selectbox(key="at_query").set_value(6).run()
+    assert at.slider(key="at_q6_animal").value == 3.0 and at.slider(key="at_q6_food").value == 1.5
+    assert at.query_params["at_q6"] == "3,1.5,0,-1" and at.query_params["at_q0"] == "0,-3,1,0"
+    # moving それ back to its default removes it from the URL
+    at.slider(key="at_q6_animal").set_value(1.0).run()
+    assert "at_q6" not in at.query_params
+
+
+def test_edited_queries_come_back_from_a_link_and_bad_values_are_dropped():
+    params = {"at_query": "猫", "at_q0": "0,-3,1,0", "at_q3": "nan,1,1,1", "at_q4": "x", "at_q5": "1,2"}
+    at = open_page(PAGE, "en", params)
+    assert_clean(at)
+    assert at.slider(key="at_q0_food").value == -3.0
+    assert not any(k in at.query_params for k in ("at_q3", "at_q4", "at_q5"))
+
+
+def test_the_chosen_query_row_is_outlined_in_the_map():
     at = open_page(PAGE)
-    at.slider(key="at_temp").set_value(0.2).run()
-    assert "attention.sharpen" in at.session_state["progress"].tasks
+    cells = chart_frames(at)[1]
+    assert set(cells.loc[cells["chosen"], "row_i"]) == {6}
+    at.selectbox(key="at_query").set_value(8).run()
+    cells = chart_frames(at)[1]
+    assert set(cells.loc[cells["chosen"], "row_i"]) == {8}
+    spec = at.get("vega_lite_chart")[1].proto.spec
+    assert '"datum.chosen"' in spec
+
+
+def test_unmask_and_choose_cat():
+    at = open_page(PAGE)
     at.toggle(key="at_mask").set_value(False)
     at.selectbox(key="at_query").set_value(0).run()
-    assert "attention.unmask_cat" in at.session_state["progress"].tasks
+    bars = chart_frames(at)[0].set_index("label")["value"]
+    assert set(bars.nlargest(2).index) == {"魚", "食べた"}
 
 
 def test_quiz_feedback_right_and_wrong(lang):
@@ -110,3 +171,35 @@ def test_state_comes_back_from_a_shared_link():
     assert at.toggle(key="at_mask").value is False
     assert at.slider(key="at_temp").value == 2.0
     assert not chart_frames(at)[1]["masked"].any()
+
+
+def test_worked_arithmetic_is_on_the_page(lang):
+    at = open_page(PAGE, lang)
+    text = all_text(at)
+    # by hand, rounding the scaled scores first: 76.9 % / 18.6 %; the table: 76.8 % / 18.7 %
+    assert "76.9%" in text and "18.6%" in text and "2.8284" in text
+    formulas = " ".join(e.value for e in at.get("latex"))
+    assert r"y_{1} &= 2 \times 0.5 + 1 \times 1 = 2" in formulas
+    assert r"y_{2} &= 2 \times 1 + 1 \times 2 = 4" in formulas
+    assert r"e^{2.83} &\approx 16.95" in formulas and "= 22.05" in formulas
+    # Q = K = V: すき gives itself 26.3 %; W_Q and W_K give it two different vectors
+    assert "26.3%" in text
+    assert "[0.44, 1.23]" in text and "[1.23, 0.70]" in text
+
+
+def test_one_visible_key_gets_exactly_100_percent_in_the_quiz_feedback(lang):
+    at = open_page(PAGE, lang)
+    at.radio(key="attention_q1").set_value(2).run()
+    assert "100 %" in at.error[0].value
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_right_answers_say_the_same_in_both_languages(lang):
+    from lesson_core.course import BY_ID
+    from lesson_core.ui.i18n import catalog
+
+    lesson, cat = BY_ID["attention"], catalog(lang)
+    sharpen = cat["attention.quiz.q2.options"][lesson.quiz("q2").answer]
+    assert "0.5" in sharpen  # doubling q = temperature 0.5
+    columns = cat["attention.quiz.q3.options"][lesson.quiz("q3").answer]
+    assert "魚" in columns  # a column can sum to more than 1

@@ -1,6 +1,7 @@
 """Layer 3: the bigram lesson through AppTest, in both languages."""
 
 import itertools
+import re
 from collections import Counter
 
 import pytest
@@ -37,6 +38,11 @@ def bars(at) -> dict[str, dict[str, float]]:
     return out
 
 
+def bare(text: str) -> str:
+    """Text with the English glosses taken out: 'ねこ (cat) は (topic marker)' -> 'ねこ は'."""
+    return re.sub(r" \([^)]*\)", "", text)
+
+
 def task_done(at, task: str) -> bool:
     return f"bigram.{task}" in at.session_state["progress"].tasks
 
@@ -61,7 +67,7 @@ def test_defaults_show_the_blind_spot(lang):
     assert all(abs(v - 0.25) < 1e-9 for v in got["corpus"].values() if v > 0)
     # the は-prefix table: the bigram column is one and the same row; TV 7/11, 7/11, 8/11, 9/11
     table = at.dataframe[1].value
-    assert list(table.iloc[:, 0]) == ["ねこ は", "いぬ は", "わたし は", "きょう は"]
+    assert [bare(p) for p in table.iloc[:, 0]] == ["ねこ は", "いぬ は", "わたし は", "きょう は"]
     assert table.iloc[:, 3].nunique() == 1
     assert list(table.iloc[:, 1]) == ["63.6%", "63.6%", "72.7%", "81.8%"]
     text = all_text(at)
@@ -75,15 +81,25 @@ def test_count_map_holds_every_pair(lang):
     assert len(cells) == len(vocab) ** 2 == 21**2
     counts = pairs(CORPUS)
     for cell in cells.itertuples():
-        assert cell.text == str(counts[(vocab[cell.row_i], cell.col)])
+        assert cell.text == str(counts[(vocab[cell.row_i], bare(cell.col))])
     wa_row = cells[cells["row_i"] == vocab.index("は")]
     assert abs(wa_row["value"].sum() - 1.0) < 1e-9  # the shade is the share of the row
-    assert cells.loc[cells["text"] == "10", "col"].tolist() == ["すき"]  # が -> すき, 10 times
+    assert [bare(c) for c in cells.loc[cells["text"] == "10", "col"]] == ["すき"]  # が -> すき, 10 times
 
 
 def test_english_glosses_and_japanese_does_not():
     en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
     assert chart_frames(en)[0]["row"][0] == "ねこ (cat)" and chart_frames(ja)[0]["row"][0] == "ねこ"
+    # both axes of the count map, the corpus table, the prefix table and the average map
+    assert chart_frames(en)[0]["col"][0] == "ねこ (cat)" and chart_frames(ja)[0]["col"][0] == "ねこ"
+    corpus = en.dataframe[0].value
+    assert corpus.iloc[0, 1] == "ねこ (cat) は (topic marker) ひるね (nap) が (subject marker) すき (like)"
+    assert len(ja.dataframe[0].value.columns) == 3  # no gloss column in Japanese
+    assert en.dataframe[1].value.iloc[0, 0] == "ねこ (cat) は (topic marker)"
+    assert "(" in en.dataframe[1].value.iloc[0, 3]  # the bigram's guesses glossed too
+    assert chart_frames(en)[-1]["col"][0] == "ねこ (cat)"
+    legend = set(chart_frames(en)[1]["series"])
+    assert "bigram (sees only は (topic marker))" in legend
     # the sentence options are bare tokens, so a shared link works in either language
     assert en.selectbox(key="bg_sentence").options == ja.selectbox(key="bg_sentence").options
 
@@ -117,13 +133,26 @@ def test_slider_at_its_end_reads_the_whole_prefix(lang):
     assert "**16.7%**" in all_text(at)  # TV = 1 − 10/12
 
 
-def test_task_t1_dog_prefix(lang):
+def test_task_t1_another_prefix_ending_in_wa(lang):
     at = open_page(PAGE, lang)
     assert not task_done(at, "t1")
+    before = bars(at)["bigram"]
     at.selectbox(key="bg_sentence").set_value(DOG).run()
     assert task_done(at, "t1")
     got = bars(at)
     assert {k for k, v in got["corpus"].items() if v > 0} == {"さんぽ", "ボール", "ほね", "はしる"}
+    assert {k: v for k, v in got["bigram"].items() if v > 0} == {k: v for k, v in before.items() if v > 0}
+
+
+def test_task_t1_is_not_ticked_by_nekowa_again_or_a_longer_prefix():
+    at = open_page(PAGE, "en")
+    at.selectbox(key="bg_sentence").set_value("ねこ は さかな が すき").run()  # ねこ は once more
+    assert not task_done(at, "t1")
+    at.slider(key="bg_read").set_value(3).run()  # ends in さかな, not は
+    assert not task_done(at, "t1")
+    at.selectbox(key="bg_sentence").set_value("わたし は ねこ が すき")
+    at.slider(key="bg_read").set_value(2).run()
+    assert task_done(at, "t1")
 
 
 def test_task_t2_add_a_sentence_changes_the_wa_row(lang):
@@ -139,7 +168,7 @@ def test_task_t2_add_a_sentence_changes_the_wa_row(lang):
     ].tolist() == ["1"]
     # は is now followed 12 times (いぬ 2/12), and ねこ は by five objects (1/5 each)
     row = at.dataframe[1].value.iloc[0]
-    assert row.iloc[3].startswith("いぬ 16.7%") and row.iloc[2].startswith("ひるね 20.0%")
+    assert bare(row.iloc[3]).startswith("いぬ 16.7%") and bare(row.iloc[2]).startswith("ひるね 20.0%")
     # a sentence without は does not tick it
     fresh = open_page(PAGE, lang)
     add(fresh, "ねこ が ミルク を のむ")
@@ -272,7 +301,7 @@ def test_quiz_feedback_right_and_wrong(lang):
     at.radio(key="bigram_q1").set_value(1).run()
     assert not at.error
     assert "bigram.q1" in at.session_state["progress"].quizzes
-    at.radio(key="bigram_q2").set_value(0)
+    at.radio(key="bigram_q2").set_value(1)
     at.radio(key="bigram_q3").set_value(2).run()
     assert {"bigram.q2", "bigram.q3"} <= at.session_state["progress"].quizzes
 
@@ -286,3 +315,29 @@ def test_uniform_average_of_example_a(lang):
     # mean of the five embeddings: (0.90 + 0.10 + 0.95 + 0.12 + 0.88) / 5 = 0.59, (…) / 5 = 0.37
     text = all_text(at)
     assert "**[0.59, 0.37]**" in text and "[0.91, 0.57]" in text
+    # every position averages the whole sentence: said plainly; ひるね 20 %, the particles 40 %
+    assert "20.0%" in text and "40.0%" in text
+
+
+def test_english_number_grammar_for_a_one_token_prefix():
+    at = open_page(PAGE, "en")
+    at.slider(key="bg_read").set_value(1).run()
+    text = all_text(at)
+    assert "1-token prefix" in text and "1 tokens" not in text
+
+
+def test_the_corpus_table_is_folded_away_and_counts_added_sentences():
+    at = open_page(PAGE, "en")
+    assert at.expander[0].label == "All 14 sentences of the corpus"
+    assert len(at.expander[0].dataframe) == 1
+    add(at, "ねこ は ミルク が すき")
+    assert at.expander[0].label == "All 15 sentences of the corpus"
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_q2_transfer_answer_is_ball_in_both_languages(lang):
+    from lesson_core.course import BY_ID
+    from lesson_core.ui.i18n import catalog
+
+    options = catalog(lang)["bigram.quiz.q2.options"]
+    assert options[BY_ID["bigram"].quiz("q2").answer].startswith("ボール")

@@ -12,7 +12,7 @@ ATT = BY_ID["attention"]
 def test_round_trip():
     p = Progress(
         visited={"attention"},
-        tasks={"attention.cat_top", "attention.sharpen"},
+        tasks={"attention.equal", "attention.fish_half"},
         quizzes={"attention.q2"},
     )
     text = encode(p)

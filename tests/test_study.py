@@ -37,7 +37,7 @@ def test_lessons_offer_term_look_ups_that_link_to_the_glossary():
 
 
 def test_progress_file_round_trip():
-    p = Progress(visited={"attention"}, tasks={"attention.sharpen"}, quizzes={"attention.q1"})
+    p = Progress(visited={"attention"}, tasks={"attention.fish_half"}, quizzes={"attention.q1"})
     assert from_json(to_json(p)) == (p, True)
 
 
@@ -50,18 +50,18 @@ def test_garbage_files_are_refused(data):
 
 
 def test_unknown_entries_and_fields_are_dropped():
-    doc = {"visited": ["attention", "nope"], "tasks": ["attention.sharpen", 3], "colour": "red"}
+    doc = {"visited": ["attention", "nope"], "tasks": ["attention.fish_half", 3], "colour": "red"}
     progress, clean = from_json(json.dumps(doc))
     assert not clean
-    assert progress.visited == {"attention"} and progress.tasks == {"attention.sharpen"}
+    assert progress.visited == {"attention"} and progress.tasks == {"attention.fish_half"}
 
 
 def test_import_a_progress_file_on_the_home_page(lang):
     at = open_page(None, lang)
-    saved = to_json(Progress(visited={"attention"}, tasks={"attention.cat_top"}, quizzes=set()))
+    saved = to_json(Progress(visited={"attention"}, tasks={"attention.equal"}, quizzes=set()))
     at.file_uploader(key="progress_file").set_value(("p.json", saved.encode(), "application/json")).run()
     assert_clean(at)
-    assert at.session_state["progress"].tasks == {"attention.cat_top"}
+    assert at.session_state["progress"].tasks == {"attention.equal"}
     assert at.query_params["p"].startswith("at.100")
     assert len(at.success) == 1
 

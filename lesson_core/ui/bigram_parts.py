@@ -35,6 +35,17 @@ def md(text: str) -> str:
     return _MARKDOWN.sub(r"\\\1", text)
 
 
+def glossed(tokens: Sequence[str]) -> str:
+    """Tokens joined by spaces, each with its English gloss when it has one
+    ("ねこ (cat) は (topic marker)"); the bare tokens in Japanese."""
+    return " ".join(gloss(tok) for tok in tokens)
+
+
+def md_glossed(tokens: Sequence[str]) -> str:
+    """``glossed`` escaped for st.markdown."""
+    return md(glossed(tokens))
+
+
 def added_sentences() -> list[Sentence]:
     """The learner's sentences, kept in st.session_state["bg_added"] only, so they
     survive moving to another lesson and back."""
@@ -63,14 +74,16 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
     """The corpus as a table (example F, then the learner's sentences), a form to
     add a sentence, a control to remove one, and the outcome of the last action."""
     source = [t("bigram.corpus.from_example")] * len(base) + [t("bigram.corpus.from_you")] * len(added)
-    frame = pd.DataFrame(
-        {
-            t("bigram.corpus.col_sentence"): [" ".join(s) for s in [*base, *added]],
-            t("bigram.corpus.col_tokens"): [len(s) for s in [*base, *added]],
-            t("bigram.corpus.col_source"): source,
-        }
-    )
-    st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
+    sentences = [*base, *added]
+    columns = {t("bigram.corpus.col_sentence"): [" ".join(s) for s in sentences]}
+    word_by_word = [glossed(s) for s in sentences]
+    if word_by_word != columns[t("bigram.corpus.col_sentence")]:  # English: each token's gloss
+        columns[t("bigram.corpus.col_gloss")] = word_by_word
+    columns[t("bigram.corpus.col_tokens")] = [len(s) for s in sentences]
+    columns[t("bigram.corpus.col_source")] = source
+    frame = pd.DataFrame(columns)
+    with st.expander(t("bigram.corpus.table_label", n=len(frame)), icon=":material/table:"):
+        st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
     st.caption(t("bigram.add.limits", max_tokens=MAX_TOKENS, max_sentences=MAX_SENTENCES, n_added=len(added)))
     with st.form("bg_add_form", clear_on_submit=False, border=True):
         st.text_input(t("bigram.add.label"), key="bg_new", placeholder=t("bigram.add.placeholder"))
@@ -121,21 +134,21 @@ def count_map(sentences: Sequence[Sentence]) -> None:
         t("bigram.counts.colour_title"),
         max(300, 26 * len(tokens) + 150),
     )
-    frame = charts.heatmap_frame(
-        [gloss(x) for x in tokens], tokens, shares, counts.astype(str), dark=shares > 0.55
-    )
+    labels = [gloss(x) for x in tokens]
+    frame = charts.heatmap_frame(labels, labels, shares, counts.astype(str), dark=shares > 0.55)
     with st.container(height=spec["height"] + 24, border=False):  # scrolls sideways on a phone
         st.vega_lite_chart(frame, spec, width="content", alt=t("bigram.counts.alt", n=len(model.vocab)))
 
 
 def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = False) -> str:
     """'いぬ 18.2%, ねこ 9.1%, ひるね 9.1%, さかな 9.1%, and 6 more': the k likeliest
-    tokens of ``p`` and how many more ``p`` gives a chance to. For markdown the
-    tokens are glossed and escaped; ``in_table`` gives bare tokens as plain text."""
+    tokens of ``p`` and how many more ``p`` gives a chance to, each token
+    glossed in English. For markdown the tokens are escaped; ``in_table``
+    gives plain text."""
     best = top_k(p, k)
     if len(best) == 0:
         return t("bigram.lab.nothing")
-    name = str if in_table else (lambda tok: md(gloss(tok)))
+    name = gloss if in_table else (lambda tok: md(gloss(tok)))
     words = t("bigram.lab.sep").join(f"{name(vocab[i])} {pct(p[i])}" for i in best)
     rest = int(np.count_nonzero(p)) - len(best)
     return words + t("bigram.lab.more", n=rest) if rest > 0 else words
@@ -153,8 +166,8 @@ def compare_bars(comp: PrefixComparison) -> None:
     either gives a chance to."""
     shown = comp.shown
     series = {
-        t("bigram.lab.series_bigram", last=comp.prefix[-1]): comp.bigram[shown],
-        t("bigram.lab.series_corpus", prefix=" ".join(comp.prefix)): comp.corpus[shown],
+        t("bigram.lab.series_bigram", last=gloss(comp.prefix[-1])): comp.bigram[shown],
+        t("bigram.lab.series_corpus", prefix=glossed(comp.prefix)): comp.corpus[shown],
     }
     spec = _compare_spec(t("bigram.lab.x_title"), t("bigram.lab.y_title"), t("bigram.lab.series_title"))
     frame = charts.grouped_bar_frame([gloss(comp.vocab[i]) for i in shown], series, _bar_text)
@@ -171,7 +184,7 @@ def blind_spot_table(comparisons: Sequence[PrefixComparison]) -> None:
     and the same row each time)."""
     frame = pd.DataFrame(
         {
-            t("bigram.blind.col_prefix"): [" ".join(c.prefix) for c in comparisons],
+            t("bigram.blind.col_prefix"): [glossed(c.prefix) for c in comparisons],
             t("bigram.blind.col_tv"): [pct(c.tv) for c in comparisons],
             t("bigram.blind.col_corpus"): [top_text(c.vocab, c.corpus, 3, True) for c in comparisons],
             t("bigram.blind.col_bigram"): [top_text(c.vocab, c.bigram, 3, True) for c in comparisons],
@@ -215,8 +228,16 @@ def uniform_table(tokens: Sequence[str], vectors: np.ndarray, weights: np.ndarra
 
 def uniform_map(tokens: Sequence[str], weights: np.ndarray) -> None:
     """The plain average's weights for every position: every row the same."""
+    labels = [gloss(x) for x in tokens]
+    slanted = max(map(len, labels)) > 4  # English glosses: tilt the column labels so they fit
     spec = charts.heatmap_spec(
-        t("bigram.uniform.map_x"), t("bigram.uniform.map_y"), t("ui.col.weight"), "", height=300
+        t("bigram.uniform.map_x"),
+        t("bigram.uniform.map_y"),
+        t("ui.col.weight"),
+        "",
+        height=360 if slanted else 300,
+        label_angle=-40 if slanted else 0,
+        label_align="left" if slanted else None,
     )
-    frame = charts.weights_frame([gloss(x) for x in tokens], list(tokens), weights, None)
+    frame = charts.weights_frame(labels, labels, weights, None)
     charts.show(frame, spec, t("bigram.uniform.map_alt", n=len(tokens)))

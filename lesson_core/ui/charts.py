@@ -194,15 +194,17 @@ def heatmap_spec(
     diverging: bool = False,
     selectable: bool = False,
     *,
-    label_angle: int = 0,
+    label_angle: int | str = 0,
     label_limit: int | None = None,
     label_align: str | None = None,
     label_baseline: str | None = None,
-    row_label_limit: int | None = None,
+    row_label_limit: int | str | None = None,
     axis_titles: bool = True,
     legend: bool | str = True,
     font_size: int = 11,
     cell_width: int | None = None,
+    outline_rows: bool = False,
+    pad_right: int | None = None,
 ) -> dict:
     """A heatmap with the value written in every cell; masked cells grey and
     labelled (``masked_label``, e.g. "grey = masked", is shown above the
@@ -211,14 +213,18 @@ def heatmap_spec(
     ``row_i``).
 
     Options for narrow or crowded maps (Vega-Lite's defaults when left out):
-    ``label_angle`` (degrees, e.g. -45) tilts the column labels (on top),
+    ``label_angle`` (degrees, e.g. -45, or a Vega expression such as
+    "width < 480 ? -90 : -40") tilts the column labels (on top),
     ``label_limit`` caps their width in pixels, ``label_align`` and
     ``label_baseline`` anchor them ("left", "middle", ...); ``row_label_limit``
-    caps the row labels' width; ``axis_titles=False`` drops both axis titles;
+    caps the row labels' width (pixels or an expression); ``axis_titles=False`` drops both axis titles;
     ``legend`` is True (the colour scale at the right), False (none) or "top"
     (above the map, horizontal); ``font_size`` is that of the cell values;
     ``cell_width`` fixes each column's width in pixels (the chart is then as wide
-    as its columns, not as the page)."""
+    as its columns, not as the page); ``outline_rows`` draws an orange frame
+    around the rows whose ``chosen`` column is true (e.g. the query row);
+    ``pad_right`` keeps that many pixels free at the right, for the last tilted
+    column label."""
     if legend not in (True, False, "top"):
         raise ValueError(f'legend must be True, False or "top", not {legend!r}')
     x = alt.X(
@@ -227,7 +233,7 @@ def heatmap_spec(
         sort=alt.EncodingSortField("col_i"),
         axis=alt.Axis(
             orient="top",
-            labelAngle=label_angle,
+            labelAngle={"expr": label_angle} if isinstance(label_angle, str) else label_angle,
             labelOverlap=False,
             labelLimit=_given(label_limit),
             labelAlign=_given(label_align),
@@ -238,7 +244,11 @@ def heatmap_spec(
         "row:N",
         title=y_title if axis_titles else None,
         sort=alt.EncodingSortField("row_i"),
-        axis=alt.Undefined if row_label_limit is None else alt.Axis(labelLimit=row_label_limit),
+        axis=alt.Undefined
+        if row_label_limit is None
+        else alt.Axis(
+            labelLimit={"expr": row_label_limit} if isinstance(row_label_limit, str) else row_label_limit
+        ),
     )
     scale = (
         alt.Scale(scheme=DIVERGING, domainMid=0) if diverging else alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])
@@ -281,13 +291,23 @@ def heatmap_spec(
             tooltip=tooltip,
         )
     )
-    chart = alt.layer(cells, labels).properties(height=height)
+    layers = [cells, labels]
+    if outline_rows:  # one frame across the whole row: a rect with no x spans the width
+        layers.append(
+            alt.Chart()
+            .mark_rect(filled=False, stroke=SERIES_COLOURS[1], strokeWidth=3)
+            .encode(y=y)
+            .transform_filter("datum.chosen")
+        )
+    chart = alt.layer(*layers).properties(height=height)
     if masked_label:  # an empty title draws nothing, so leave it out
         chart = chart.properties(
             title=alt.TitleParams(masked_label, anchor="end", fontSize=11, fontWeight="normal", color="#555")
         )
     if cell_width is not None:
         chart = chart.properties(width=alt.Step(cell_width))
+    if pad_right is not None:
+        chart = chart.properties(padding={"left": 5, "top": 5, "bottom": 5, "right": pad_right})
     return freeze(chart)
 
 
@@ -298,11 +318,13 @@ def heatmap_frame(
     texts: np.ndarray,
     masked: np.ndarray | None = None,
     dark: np.ndarray | None = None,
+    chosen_row: int | None = None,
 ) -> pd.DataFrame:
     """Long form of an [n_rows, n_cols] matrix: one line per cell.
 
     ``texts`` holds the label of every cell; ``masked`` cells are drawn grey
-    (give them any finite ``value``); ``dark`` cells get white text."""
+    (give them any finite ``value``); ``dark`` cells get white text; the cells
+    of ``chosen_row`` are marked ``chosen`` (outlined by ``outline_rows``)."""
     values = np.asarray(values, dtype=float)
     n_r, n_c = values.shape
     masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
@@ -317,20 +339,27 @@ def heatmap_frame(
             "text": np.asarray(texts, dtype=object).ravel(),
             "masked": masked.ravel(),
             "dark": (np.asarray(dark) & ~masked).ravel(),
+            "chosen": np.repeat(np.arange(n_r) == chosen_row, n_c),
         }
     )
 
 
 def weights_frame(
-    rows: Sequence[str], cols: Sequence[str], weights: np.ndarray, allowed: np.ndarray | None
+    rows: Sequence[str],
+    cols: Sequence[str],
+    weights: np.ndarray,
+    allowed: np.ndarray | None,
+    chosen_row: int | None = None,
 ) -> pd.DataFrame:
     """A heatmap frame for attention weights: each cell labelled with its weight
     in percent (the number only, so that it fits a phone-width cell), cells the
-    mask blocks labelled "—" and drawn grey."""
+    mask blocks labelled "—" and drawn grey, ``chosen_row`` marked."""
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
     texts = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.0f}")(weights))
-    return heatmap_frame(rows, cols, weights, texts, masked=blocked, dark=weights > 0.5)
+    return heatmap_frame(
+        rows, cols, weights, texts, masked=blocked, dark=weights > 0.5, chosen_row=chosen_row
+    )
 
 
 def row_picker(chart_key: str, target_key: str):

@@ -19,3 +19,81 @@ def bmatrix(a: np.ndarray) -> str:
 def product(x: np.ndarray, w: np.ndarray, y: np.ndarray) -> str:
     """x W = y, each typeset from its array."""
     return f"{bmatrix(x)} {bmatrix(w)} = {bmatrix(y)}"
+
+
+# --- arithmetic written out term by term (the attention lesson's "by hand") ---
+
+
+def _f(x: float, digits: int) -> str:
+    return f"{float(x):.{digits}f}"
+
+
+def _t(label: str) -> str:
+    r"""A token or word inside maths: \text{...} with KaTeX's special characters removed."""
+    return r"\text{" + "".join(c for c in label if c not in "\\{}$&#^_%~") + "}"
+
+
+def _aligned(lines: list[str]) -> str:
+    return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
+
+
+def named_product(x: np.ndarray, w: np.ndarray, y: np.ndarray, name: str) -> str:
+    """name = x W = y, e.g. q = x W_Q."""
+    return f"{name} = {product(x, w, y)}"
+
+
+def weighted_sums(x: np.ndarray, w: np.ndarray, terms: np.ndarray) -> str:
+    """y_j = x_1 W_1j + x_2 W_2j + ... = y_j, one line per output."""
+    x, w = np.asarray(x), np.asarray(w)
+    lines = []
+    for j, row in enumerate(np.asarray(terms)):
+        parts = " + ".join(rf"{_n(x[i])} \times {_n(w[i, j])}" for i in range(len(x)))
+        lines.append(rf"y_{{{j + 1}}} &= {parts} = {_n(row.sum())}")
+    return _aligned(lines)
+
+
+def dot_products(labels: list[str], q: np.ndarray, keys: np.ndarray, scores: np.ndarray) -> str:
+    """q · k_token = q_1 k_1 + q_2 k_2 + ... = score, one line per key."""
+    lines = []
+    for label, k, s in zip(labels, np.asarray(keys), scores, strict=True):
+        parts = " + ".join(rf"{_n(a)} \times {_n(b)}" for a, b in zip(q, k, strict=True))
+        lines.append(rf"q \cdot k_{{{_t(label)}}} &= {parts} = {_n(s)}")
+    return _aligned(lines)
+
+
+def divisions(labels: list[str], scores: np.ndarray, divisor: float, scaled: np.ndarray) -> str:
+    """score / √d_k ≈ scaled, one line per key."""
+    lines = [
+        rf"{_t(label)}: \quad {_n(s)} \div {_f(divisor, 3)} &\approx {_f(v, 2)}"
+        for label, s, v in zip(labels, scores, scaled, strict=True)
+    ]
+    return _aligned(lines)
+
+
+def exponentials(labels: list[str], scaled: np.ndarray, exps: np.ndarray, total: float) -> str:
+    """e^x ≈ value for every key, then their sum."""
+    lines = [
+        rf"{_t(label)}: \quad e^{{{_f(s, 2)}}} &\approx {_f(e, 2)}"
+        for label, s, e in zip(labels, scaled, exps, strict=True)
+    ]
+    lines.append(rf"\textstyle\sum &= {' + '.join(_f(e, 2) for e in exps)} = {_f(total, 2)}")
+    return _aligned(lines)
+
+
+def shares(labels: list[str], exps: np.ndarray, total: float, weights: np.ndarray) -> str:
+    """e^x / sum ≈ weight, one line per key."""
+    lines = [
+        rf"{_t(label)}: \quad {_f(e, 2)} \div {_f(total, 2)} &\approx {_f(w, 3)}"
+        for label, e, w in zip(labels, exps, weights, strict=True)
+    ]
+    return _aligned(lines)
+
+
+def component_sums(axes: list[str], weights: np.ndarray, values: np.ndarray, output: np.ndarray) -> str:
+    """output_axis = Σ weight_j · v_j[axis], one line per component."""
+    values = np.asarray(values)
+    lines = []
+    for a, axis in enumerate(axes):
+        parts = " + ".join(rf"{_f(w, 3)} \times {_n(v[a])}" for w, v in zip(weights, values, strict=True))
+        lines.append(rf"{_t(axis)} &= {parts} \approx {_f(output[a], 2)}")
+    return _aligned(lines)

@@ -61,6 +61,80 @@ def distinct_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{i + 1} {tok}" for i, tok in enumerate(tokens)]
 
 
+def glossed_labels(tokens: Sequence[str]) -> list[str]:
+    """``distinct_labels`` with each token's gloss in English ("1 は (topic
+    marker)"), so that a repeated token keeps its position and its meaning."""
+    tokens = list(tokens)
+    if len(set(tokens)) == len(tokens):
+        return [gloss(tok) for tok in tokens]
+    return [f"{i + 1} {gloss(tok)}" for i, tok in enumerate(tokens)]
+
+
+def parse_query(text: str | None, d: int, bound: float) -> np.ndarray | None:
+    """A query kept in the URL as "1,1.5,0,-1": d numbers, each clipped to
+    ±``bound`` and rounded to 0.1. None when the text is not that (a hostile
+    or damaged URL value is ignored, never an error)."""
+    if not text or len(text) > 20 * d:
+        return None
+    try:
+        values = np.array([float(part) for part in text.split(",")])
+    except ValueError:
+        return None
+    if values.shape != (d,) or not np.all(np.isfinite(values)):
+        return None
+    return np.round(np.clip(values, -bound, bound), 1)
+
+
+def _query_text(values: np.ndarray) -> str:
+    return ",".join(f"{float(v):g}" for v in np.round(values, 1))
+
+
+def query_sliders(
+    axes: Sequence[str], defaults: np.ndarray, chosen: int, prefix: str, bound: float = 3.0
+) -> np.ndarray:
+    """One slider per feature axis for the query of token ``chosen`` (keys
+    ``<prefix><i>_<axis>``), starting from that token's own query. Every
+    token's edited query is kept for the session and, when it differs from its
+    default, in the URL as ``<prefix><i>=a,b,c,d``, so switching the query
+    token back and forth or reopening a shared link keeps every edit.
+    Returns all queries with the edits.
+
+    Shapes: defaults [n, d] -> [n, d]"""
+    defaults = np.asarray(defaults, dtype=float)
+    store_key = f"{prefix}_edits"
+    if store_key not in st.session_state:  # a new session: read the edits from the URL
+        found = {}
+        for i in range(len(defaults)):
+            param = f"{prefix}{i}"
+            if param not in st.query_params:
+                continue
+            parsed = parse_query(st.query_params.get(param), defaults.shape[1], bound)
+            if parsed is None:  # damaged or hostile: dropped, as Streamlit drops a bad widget value
+                del st.query_params[param]
+            else:
+                found[i] = parsed
+        st.session_state[store_key] = found
+    edits: dict[int, np.ndarray] = st.session_state[store_key]
+    start = edits.get(chosen, defaults[chosen])
+    values = np.array(
+        [
+            st.slider(t(f"axis.{axis}"), -bound, bound, float(v), 0.1, key=f"{prefix}{chosen}_{axis}")
+            for axis, v in zip(axes, start, strict=True)
+        ]
+    )
+    edits[chosen] = values
+    queries = defaults.copy()
+    for i, q in edits.items():
+        queries[i] = q
+        param = f"{prefix}{i}"
+        if np.allclose(q, defaults[i]):
+            if param in st.query_params:
+                del st.query_params[param]
+        elif st.query_params.get(param) != _query_text(q):
+            st.query_params[param] = _query_text(q)
+    return queries
+
+
 def vector_sliders(axes: Sequence[str], defaults: np.ndarray, prefix: str, bound: float = 3.0) -> np.ndarray:
     """One slider per feature axis (labelled in the learner's language), kept in
     the URL as ``<prefix>_<axis>``."""
@@ -85,7 +159,7 @@ def explorer(
     weights as bars and its output vector (in ``side``, next to the controls),
     the step-by-step table, and the full map whose rows can be clicked to
     choose the query. Returns the index of the query's top token."""
-    labels = [gloss(tok) for tok in distinct_labels(tokens)]
+    labels = glossed_labels(tokens)
     with side:
         st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
         best = weights_bars(
@@ -101,7 +175,12 @@ def explorer(
     st.subheader(t("ui.explorer.map_header", n=len(tokens)))
     st.caption(t("ui.explorer.map_help"))
     weights_map(
-        tokens, result.weights, allowed, t("ui.explorer.map_alt", n=len(tokens)), pick_into=f"{prefix}_query"
+        tokens,
+        result.weights,
+        allowed,
+        t("ui.explorer.map_alt", n=len(tokens)),
+        pick_into=f"{prefix}_query",
+        chosen=query,
     )
     return best
 
@@ -154,23 +233,32 @@ def weights_map(
     allowed: np.ndarray | None,
     alt_text: str,
     pick_into: str | None = None,
+    chosen: int | None = None,
 ) -> None:
-    """The full weight matrix, rows = queries (glossed in English), columns =
-    keys (the bare tokens, so that they fit), the value in every cell and the
-    cells the mask blocks in grey. With ``pick_into`` (a widget key), a click
-    on a cell selects its row there."""
-    labels = distinct_labels(tokens)  # bare tokens on both axes, so that a phone-width map stays legible
+    """The full weight matrix, rows = queries, columns = keys (both glossed in
+    English; the column labels are then tilted so that they fit), the value in
+    every cell and the cells the mask blocks in grey. With ``pick_into`` (a
+    widget key), a click on a cell selects its row there; the row ``chosen``
+    (the current query) is outlined."""
+    labels = glossed_labels(tokens)
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
     height = max(220, 34 * len(labels) + 60, 44 * len(labels) + 110 if len(labels) <= 6 else 0)
+    slanted = long_labels(labels)
     spec = charts.heatmap_spec(
         t("ui.col.key_token"),
         t("ui.col.query"),
         t("ui.col.weight"),
         legend,
-        height=height,
+        height=height + (110 if slanted else 0),
         selectable=pick_into is not None,
+        label_angle="width < 480 ? -90 : -40" if slanted else 0,  # upright on a phone
+        label_align="left" if slanted else None,
+        row_label_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
+        legend=not slanted,  # every cell shows its number: on a phone the width goes to the cells
+        outline_rows=chosen is not None,
+        pad_right=70 if slanted else None,
     )
-    frame = charts.weights_frame(labels, labels, weights, allowed)
+    frame = charts.weights_frame(labels, labels, weights, allowed, chosen_row=chosen)
     if pick_into is None:
         charts.show(frame, spec, alt_text)
         return
@@ -178,6 +266,17 @@ def weights_map(
     charts.show(
         frame, spec, alt_text, key=key, on_select=charts.row_picker(key, pick_into), selection_mode="pick"
     )
+
+
+def weights_table(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray | None) -> None:
+    """The full weight matrix as a table in %, to one decimal: rows = queries,
+    columns = keys (glossed in English), "—" where the mask blocks."""
+    labels = glossed_labels(tokens)
+    blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed, dtype=bool)
+    cells = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.1f}")(weights))
+    frame = pd.DataFrame(cells, columns=labels)
+    frame.insert(0, t("ui.col.query"), labels)
+    st.dataframe(frame, hide_index=True)
 
 
 def compare_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
