@@ -51,7 +51,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="scaling",
         page="pages/3_scaling.py",
         code="sc",
-        tasks=("t1", "t2", "t3"),
+        tasks=("raw_one_hot", "one_hot", "undo_scaling"),
         quizzes=(Quiz("q1", 2), Quiz("q2", 1), Quiz("q3", 0)),
     ),
     Lesson(
