@@ -58,7 +58,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="causal_mask",
         page="pages/4_causal_mask.py",
         code="cm",
-        tasks=("t1", "t2", "t3"),
+        tasks=("tightest_fill", "window_fish", "mask_no_effect"),
         quizzes=(Quiz("q1", 0), Quiz("q2", 2), Quiz("q3", 1)),
     ),
     Lesson(
