@@ -99,7 +99,7 @@ def temperature_demo() -> None:
     unscaled = attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=t_raw).weights[IT]
     h, labels = entropy(weights), [gloss(tok) for tok in PRONOUN.tokens]
     with chart:
-        views.weights_bars(labels, weights, labels[IT], "scaling.temperature.alt")
+        views.weights_bars(labels, weights, labels[IT], "scaling.temperature.alt", ALLOWED[IT])
     undone = bool(np.isclose(temperature, t_raw))
     parts.temperature_summary(weights, unscaled, h, int(ALLOWED[IT].sum()), D_K, undone)
     try_this(LESSON, {"undo_scaling": undone}, d_k=D_K)

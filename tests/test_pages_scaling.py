@@ -148,6 +148,9 @@ def test_defaults_show_example_c_with_entropy(lang):
     # それ with ÷√4, mask on: 猫 18.8 %, 魚 65.7 %, right of それ exactly 0
     assert list(bars["text"][:7]) == ["18.8%", "1.5%", "65.7%", "1.5%", "6.1%", "2.5%", "3.7%"]
     assert list(bars["value"][7:]) == [0.0, 0.0, 0.0]
+    # the tokens the causal mask hides from それ are drawn as hidden, not as 0.0%
+    assert list(bars["kind"][7:]) == ["masked"] * 3 and "masked" not in set(bars["kind"][:7])
+    assert list(bars["text"][7:]) == ["—"] * 3
     p = bars["value"].to_numpy()[:7]
     text = all_text(at)
     assert f"{-np.sum(p * np.log2(p)):.2f}" in text  # entropy in bits

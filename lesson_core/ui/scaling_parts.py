@@ -79,6 +79,7 @@ def spread_result(sweep: DotProductSpread, tops: TopWeights, d_k: int) -> None:
             "scaling.growth.top_result",
             d_k=d_k,
             n_keys=N_KEYS,
+            draws=TOP_DRAWS,
             raw_top=pct(tops.raw[i]),
             scaled_top=pct(tops.scaled[i]),
         )
@@ -124,7 +125,7 @@ def compare_chart(pair: SpreadSoftmax) -> None:
     labels = [str(i + 1) for i in range(pair.weights.shape[1])]
     series = {
         t("scaling.onehot.series_chosen", spread=num(pair.spreads[0])): pair.weights[0],
-        t("scaling.onehot.series_reference", spread=num(pair.spreads[1])): pair.weights[1],
+        t("scaling.onehot.series_reference", spread=num(pair.spreads[1], 0)): pair.weights[1],
     }
     spec = charts.grouped_bar_spec(t("scaling.onehot.x_title"), t("ui.col.weight"), t("ui.col.series"))
     frame = charts.grouped_bar_frame(labels, series, lambda w: pct(w, 0))
