@@ -70,7 +70,7 @@ def test_sliding_window_hides_the_far_left(page, app_url):
     open_app(page, f"{app_url}/causal_mask?lang=en&cm_window=2")
     note = page.get_by_text("The mask hides").first
     expect(note).to_contain_text("は (topic marker)")  # the causal mask hides the right only
-    page.get_by_text("sliding window", exact=True).click()
+    page.get_by_role("radiogroup", name="Mask", exact=True).get_by_text("sliding window").click()
     # a window of 2: それ sees 。 and itself; 猫 far to the left is hidden now
     expect(note).to_contain_text("hides 猫 (cat)", timeout=20_000)
     page.wait_for_selector(IDLE)

@@ -3,6 +3,8 @@
 Expected numbers are computed here with plain NumPy (or taken from the lesson's
 running examples), never read back from the page."""
 
+import re
+
 import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
@@ -303,3 +305,14 @@ def test_bad_values_in_the_url_fall_back_to_the_defaults(lang, params):
     assert at.slider(key="sc_seed").value == 0
     assert at.slider(key="sc_dk_seed").value == 0
     assert "<script>" not in all_text(at)
+
+
+def test_english_numbers_agree_with_their_nouns():
+    at = open_page(PAGE, "en")
+    for d_k, temperature in ((1, 0.1), (512, 5.0)):
+        at.select_slider(key="sc_dk").set_value(d_k)
+        at.slider(key="sc_temp").set_value(temperature).run()
+        wrong = re.search(
+            r"(?<![−-] )(?<![\d.])1 (tokens|keys|scores|pairs|weights|bits|sets)\b", all_text(at)
+        )
+        assert wrong is None, wrong
