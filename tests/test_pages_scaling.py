@@ -34,7 +34,7 @@ def scores(seed: int) -> np.ndarray:
     return (x - x.mean()) / x.std()
 
 
-def mean_top_weights(seed: int, d: int, n_keys: int = 12, draws: int = 1000) -> tuple[float, float]:
+def mean_top_weights(seed: int, d: int, n_keys: int = 12, draws: int = 400) -> tuple[float, float]:
     """The average largest weight of softmax(q·k) and softmax(q·k / √d) for one random query
     and n_keys random keys, over ``draws`` tries: the sentence under the d_k chart."""
     rng = np.random.default_rng([seed, 1])

@@ -27,7 +27,7 @@ from lesson_core.ui.i18n import num, pct, t
 D_KS = tuple(2**i for i in range(10))  # 1, 2, 4, ..., 512
 N_SAMPLES = 4000  # pairs (q, k) per d_k
 N_SCORES = 12  # scores in the softmax demo
-N_KEYS, TOP_DRAWS = 12, 1000  # keys per query, and queries per d_k, for the largest weight
+N_KEYS, TOP_DRAWS = 12, 400  # keys per query, and queries per d_k, for the largest weight
 GRID = spread_grid(0.25, 16.0)  # spreads of the gradient curve, log-spaced
 TYPICAL_DRAWS, TYPICAL_SEED = 1000, 0
 URL = {"bind": "query-params"}
