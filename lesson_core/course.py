@@ -51,14 +51,14 @@ LESSONS: tuple[Lesson, ...] = (
         id="scaling",
         page="pages/3_scaling.py",
         code="sc",
-        tasks=("t1", "t2", "t3"),
+        tasks=("raw_one_hot", "one_hot", "undo_scaling"),
         quizzes=(Quiz("q1", 2), Quiz("q2", 1), Quiz("q3", 0)),
     ),
     Lesson(
         id="causal_mask",
         page="pages/4_causal_mask.py",
         code="cm",
-        tasks=("t1", "t2", "t3"),
+        tasks=("tightest_fill", "window_fish", "mask_no_effect"),
         quizzes=(Quiz("q1", 0), Quiz("q2", 2), Quiz("q3", 1)),
     ),
     Lesson(

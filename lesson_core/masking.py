@@ -1,5 +1,5 @@
-"""What the causal mask is for: next-token training pairs, and how much
-weight reaches the positions a mask should hide."""
+"""What the causal mask is for: next-token training pairs, how much weight
+reaches the positions a mask should hide, and the sliding-window mask."""
 
 from __future__ import annotations
 
@@ -34,3 +34,21 @@ def hidden_weight(weights: np.ndarray, allowed: np.ndarray) -> np.ndarray:
     weights = np.asarray(weights, dtype=float)
     blocked = ~np.asarray(allowed, dtype=bool)
     return np.sum(np.where(blocked, weights, 0.0), axis=-1)
+
+
+def sliding_window_mask(n: int, window: int) -> np.ndarray:
+    """allowed_ij = True where 0 <= i − j < window: query i sees itself and the
+    window − 1 tokens just to its left, nothing to its right and nothing further back.
+
+    window >= n gives the causal mask; window = 1 lets each position see only itself.
+    Each query then looks at no more than ``window`` keys, however long the sequence.
+
+    Shapes: -> [n, n] (bool)
+    """
+    if isinstance(n, bool) or isinstance(window, bool) or int(n) != n or int(window) != window:
+        raise ValueError("n and window must be whole numbers")
+    if n < 0 or window < 1:
+        raise ValueError("n must be >= 0 and window >= 1")
+    i = np.arange(int(n))
+    distance = i[:, None] - i[None, :]
+    return (distance >= 0) & (distance < int(window))

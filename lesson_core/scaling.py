@@ -1,5 +1,5 @@
 """Why attention divides by √d_k: the spread of dot products, softmax going
-one-hot, and the vanishing gradient of a one-hot softmax (LESSONS.md §3)."""
+one-hot, and the vanishing gradient of a one-hot softmax."""
 
 from __future__ import annotations
 
@@ -54,12 +54,72 @@ def dot_product_spread(d_ks: np.ndarray, n_samples: int, rng: np.random.Generato
     return DotProductSpread(d_k=d_ks, expected=expected, std_raw=std_raw, std_scaled=std_raw / expected)
 
 
+def standardise(z: np.ndarray) -> np.ndarray:
+    """(z − mean(z)) / std(z) along the last axis: mean exactly 0 and standard deviation
+    exactly 1 (the population one, dividing by n), so that σ · z has spread exactly σ.
+
+    Shapes: z [..., n] -> [..., n]
+    """
+    z = np.asarray(z, dtype=float)
+    centred = z - np.mean(z, axis=-1, keepdims=True)
+    spread = np.sqrt(np.mean(centred**2, axis=-1, keepdims=True))
+    if np.any(spread == 0):
+        raise ValueError("scores that are all equal have no spread to standardise")
+    return centred / spread
+
+
 def random_scores(n: int, rng: np.random.Generator) -> np.ndarray:
-    """n scores z_i ~ N(0, 1): a pattern that ``softmax_at_spreads`` stretches to any spread.
+    """n random scores, standardised: z_i drawn from N(0, 1), then shifted and stretched
+    so that their mean is exactly 0 and their standard deviation exactly 1. A pattern
+    that ``softmax_at_spreads`` stretches to any spread σ.
 
     Shapes: -> [n]
     """
-    return rng.standard_normal(n)
+    if n < 2:
+        raise ValueError("n must be at least 2 for scores to have a spread")
+    return standardise(rng.standard_normal(n))
+
+
+@dataclass(frozen=True)
+class TopWeights:
+    """The average largest softmax weight of one random query against random keys.
+
+    d_k     [m]  the vector sizes measured
+    raw     [m]  mean of max_j softmax(q·k_j)_j, the scores not divided
+    scaled  [m]  mean of max_j softmax(q·k_j / √d_k)_j
+    """
+
+    d_k: np.ndarray
+    raw: np.ndarray
+    scaled: np.ndarray
+
+    def first_raw_above(self, threshold: float) -> int | None:
+        """The smallest measured d_k whose ``raw`` top weight exceeds ``threshold`` (None if none)."""
+        above = np.flatnonzero(self.raw > threshold)
+        return int(self.d_k[above[0]]) if above.size else None
+
+
+def mean_top_weight(d_ks: np.ndarray, n_keys: int, n_draws: int, rng: np.random.Generator) -> TopWeights:
+    """For each d_k, ``n_draws`` times: one query q and ``n_keys`` keys k_j with independent
+    N(0, 1) components; the largest weight of softmax(q·k_j) and of softmax(q·k_j / √d_k),
+    averaged over the draws. Without the division the largest weight creeps towards 1
+    (one-hot) as d_k grows; with it, it stays about the same.
+
+    Shapes: d_ks [m] -> each field [m]
+    """
+    d_ks = np.asarray(d_ks, dtype=int)
+    if d_ks.ndim != 1 or d_ks.size == 0 or np.any(d_ks < 1):
+        raise ValueError("d_ks must be a non-empty list of positive integers")
+    if n_keys < 1 or n_draws < 1:
+        raise ValueError("n_keys and n_draws must be positive")
+    raw, scaled = np.empty(d_ks.size), np.empty(d_ks.size)
+    for i, d in enumerate(d_ks):
+        q = rng.standard_normal((n_draws, 1, d))
+        k = rng.standard_normal((n_draws, n_keys, d))
+        s = np.einsum("bqd,bkd->bk", q, k)
+        raw[i] = np.mean(np.max(softmax(s), axis=-1))
+        scaled[i] = np.mean(np.max(softmax(s / np.sqrt(d)), axis=-1))
+    return TopWeights(d_k=d_ks, raw=raw, scaled=scaled)
 
 
 def softmax_jacobian(p: np.ndarray) -> np.ndarray:
@@ -105,7 +165,9 @@ def max_entropy(n: int) -> float:
 
 @dataclass(frozen=True)
 class SpreadSoftmax:
-    """softmax(σ z) for one score pattern z at several spreads σ.
+    """softmax(σ z) for one score pattern z at several spreads σ. When z is standardised
+    (mean 0, standard deviation 1, as ``random_scores`` gives), σ is exactly the standard
+    deviation of the scores σ z.
 
     spreads        [m]     the spreads σ
     scores         [m, n]  σ z
@@ -124,8 +186,8 @@ class SpreadSoftmax:
 
 
 def softmax_at_spreads(z: np.ndarray, spreads: np.ndarray) -> SpreadSoftmax:
-    """Stretch the scores z to spread σ (s = σ z) and softmax them: the larger σ, the
-    more the weights pile onto the largest score.
+    """Stretch the scores z by σ (s = σ z) and softmax them: the larger σ, the more the
+    weights pile onto the largest score. For a standardised z, σ is the spread of s.
 
     Shapes: z [n], spreads [m] -> scores, weights [m, n]; top, entropy, jacobian_size [m]
     """
@@ -146,12 +208,13 @@ def softmax_at_spreads(z: np.ndarray, spreads: np.ndarray) -> SpreadSoftmax:
 
 def mean_jacobian_size(spreads: np.ndarray, n: int, n_draws: int, rng: np.random.Generator) -> np.ndarray:
     """The average of ‖softmax_jacobian(softmax(σ z))‖_F over ``n_draws`` random patterns
-    z ~ N(0, 1)^n, for each spread σ: the typical gradient size at that spread.
+    z (each drawn from N(0, 1)^n, then standardised like ``random_scores``), for each
+    spread σ: the typical gradient size at that spread.
 
     Shapes: spreads [m] -> [m]
     """
     spreads = np.asarray(spreads, dtype=float)
-    z = rng.standard_normal((n_draws, n))
+    z = standardise(rng.standard_normal((n_draws, n)))
     weights = softmax(spreads[:, None, None] * z[None, :, :])
     return np.mean(jacobian_size(weights), axis=-1)
 

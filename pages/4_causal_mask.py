@@ -1,4 +1,4 @@
-"""Lesson 4 — the causal mask: each position sees itself and its left only (LESSONS.md §4)."""
+"""Lesson 4 — the causal mask: each position sees itself and its left only."""
 
 import numpy as np
 import streamlit as st
@@ -6,15 +6,16 @@ import streamlit as st
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
-from lesson_core.masking import MASK_FILLS, hidden_weight
+from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask
 from lesson_core.ui import causal_parts as parts
-from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this, views
+from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this
 from lesson_core.ui.study import terms
 
 LESSON = "causal_mask"
 X, B_ALLOWED = DECODER.vectors, causal_mask(len(DECODER.tokens))
 KV, C_ALLOWED = PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
 IT, (CAT, FISH, FRESH) = PRONOUN_QUERY, (PRONOUN.index(tok) for tok in ("猫", "魚", "新鮮"))
+N_C = len(PRONOUN.tokens)
 
 setup_page(LESSON)
 st.title(t("causal_mask.title"))
@@ -40,7 +41,10 @@ with mask_col:
 note_col.markdown(
     t("causal_mask.matrix.mask_note", n=n, first=gloss(DECODER.tokens[0]), last=gloss(DECODER.tokens[-1]))
 )
-st.markdown(t("causal_mask.matrix.example"))
+st.markdown(t("causal_mask.matrix.vectors", d=X.shape[1]))
+parts.vectors_table(DECODER.tokens, X)
+st.caption(t("ui.hand_made"))
+st.markdown(t("causal_mask.matrix.example", d=X.shape[1]))
 before, after = attention(X, X, X), attention(X, X, X, mask=B_ALLOWED)
 before_col, after_col = st.columns(2, gap="large")
 with before_col:
@@ -50,26 +54,44 @@ with after_col:
 st.markdown(t("causal_mask.matrix.after_note"))
 terms("causal_mask", "softmax", "matrix")
 
-# Fixed figures the text quotes (default query vectors, scale strength 1).
+# Fixed figures the text and the tasks use (default vectors, temperature 1).
 zero_fill = hidden_weight(attention(X, X, X, mask=B_ALLOWED, mask_fill=0.0).weights, B_ALLOWED)
+# the value closest to 0 that still lets no weight through to the right
+TIGHTEST_FILL = max(
+    fill
+    for fill in MASK_FILLS
+    if not np.any(hidden_weight(attention(X, X, X, mask=B_ALLOWED, mask_fill=fill).weights, B_ALLOWED))
+)
+# the smallest window with which それ still sees 魚
+FISH_WINDOW = next(w for w in range(1, N_C + 1) if sliding_window_mask(N_C, w)[IT, FISH])
 c_open, c_masked = attention(PRONOUN.queries, KV, KV), attention(PRONOUN.queries, KV, KV, mask=C_ALLOWED)
-first, second = np.argsort(c_open.weights[CAT])[::-1][:2]
+right_of_cat = np.arange(CAT + 1, N_C)
+first, second = right_of_cat[np.argsort(c_open.weights[CAT, right_of_cat])[::-1][:2]]
+
+
+@st.fragment
+def fill_demo() -> None:
+    st.header(t("causal_mask.fill.header"))
+    st.markdown(t("causal_mask.fill.body"))
+    chart = st.container()  # the map first, the choice that changes it just below
+    fill = parts.fill_choice(MASK_FILLS, "cm_fill")
+    b = attention(X, X, X, mask=B_ALLOWED, mask_fill=fill)
+    leaks = hidden_weight(b.weights, B_ALLOWED)
+    with chart:
+        parts.leak_map(DECODER.tokens, b.weights, B_ALLOWED, parts.fill_text(fill))
+    st.markdown(parts.leak_note(DECODER.tokens, leaks, fill))
+    parts.sums_table(DECODER.tokens, b.weights, leaks)
+    try_this(
+        LESSON,
+        {"tightest_fill": fill == TIGHTEST_FILL},
+        share=False,
+        row=gloss(DECODER.tokens[0]),
+        leak_zero=parts.leak_text(zero_fill[0]),
+    )
 
 
 @st.fragment
 def mask_demo() -> None:
-    st.header(t("causal_mask.fill.header"))
-    st.markdown(t("causal_mask.fill.body"))
-    fill = parts.fill_choice(MASK_FILLS, "cm_fill")
-    b = attention(X, X, X, mask=B_ALLOWED, mask_fill=fill)
-    leaks = hidden_weight(b.weights, B_ALLOWED)
-    left, right = st.columns([3, 2], gap="large")
-    with left:
-        parts.leak_map(DECODER.tokens, b.weights, B_ALLOWED, parts.fill_text(fill))
-    with right:
-        parts.sums_table(DECODER.tokens, b.weights, leaks)
-        st.markdown(parts.leak_note(DECODER.tokens, leaks, fill))
-
     st.header(t("causal_mask.pronoun.header"))
     st.markdown(
         t(
@@ -81,16 +103,17 @@ def mask_demo() -> None:
             second_weight=pct(c_open.weights[CAT, second]),
         )
     )
+    st.markdown(t("causal_mask.pronoun.window_body"))
     st.caption(t("ui.hand_made"))
-    controls, side = st.columns([1, 2], gap="large")
-    with controls:
-        query, masked, temperature = views.query_controls(PRONOUN.tokens, IT, "cm")
-    allowed = C_ALLOWED if masked else None
+    chart = st.container()  # the bars first, their controls just below
+    query, kind, window, temperature = parts.mask_controls(PRONOUN.tokens, IT)
+    allowed = parts.allowed_by(kind, N_C, window)
     c = attention(PRONOUN.queries, KV, KV, mask=allowed, temperature=temperature)
     future = hidden_weight(c.weights, C_ALLOWED)
-    with controls:
-        st.markdown(parts.visibility_note(PRONOUN.tokens, query, masked, future[query]))
-    views.explorer(PRONOUN.tokens, KV, c, query, allowed, "cm", side)
+    with chart:
+        parts.explorer_chart(PRONOUN.tokens, c, query, allowed)
+    st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
+    parts.explorer_details(PRONOUN.tokens, KV, c, query, allowed)
     st.markdown(
         t(
             "causal_mask.pronoun.gather",
@@ -99,10 +122,20 @@ def mask_demo() -> None:
             it_fresh=pct(c_masked.weights[IT, FRESH]),
         )
     )
-    checks = {"t1": not masked and query == CAT, "t2": fill == 0.0, "t3": masked and query == FRESH}
-    try_this(LESSON, checks, row=gloss(DECODER.tokens[0]), leak_zero=parts.leak_text(zero_fill[0]))
+    # the causal mask changes no weight of this query: compare with the masked weights
+    masked_row = attention(PRONOUN.queries, KV, KV, mask=C_ALLOWED, temperature=temperature).weights[query]
+    unchanged = kind == "none" and bool(np.allclose(c.weights[query], masked_row, rtol=0, atol=1e-12))
+    checks = {
+        "window_fish": kind == "window" and query == IT and window == FISH_WINDOW,
+        "mask_no_effect": unchanged,
+    }
+    try_this(LESSON, checks)
 
 
+fill_demo()
 mask_demo()
+
+st.header(t("causal_mask.cache.header"))
+st.markdown(t("causal_mask.cache.body"))
 
 lesson_end(LESSON)

@@ -1,14 +1,16 @@
 """Layer 1: lesson_core.masking (next-token pairs, weight that leaks past a mask)
-against hand-computed cases, the LESSONS.md example B, and properties."""
+and the sliding-window mask against hand-computed cases, the sentence
+わたし は きょう 本 を 読む, and properties."""
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from lesson_core import causal_mask, scaled_dot_product_attention, softmax
 from lesson_core.examples import DECODER
-from lesson_core.masking import MASK_FILLS, hidden_weight, training_pairs
+from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask, training_pairs
 
 scores = st.integers(1, 7).flatmap(
     lambda n: arrays(np.float64, (n, n), elements=st.floats(-50, 50, allow_nan=False))
@@ -104,3 +106,47 @@ def test_minus_infinity_leaks_nothing_and_zero_is_no_mask(s):
         np.triu(unmasked, k=1).sum(axis=-1),
         atol=1e-12,
     )
+
+
+# --- sliding_window_mask --------------------------------------------------------
+
+
+def test_sliding_window_hand_computed():
+    # window 2: each position sees itself and its left neighbour
+    expected = np.array(
+        [
+            [1, 0, 0, 0],
+            [1, 1, 0, 0],
+            [0, 1, 1, 0],
+            [0, 0, 1, 1],
+        ],
+        dtype=bool,
+    )
+    np.testing.assert_array_equal(sliding_window_mask(4, 2), expected)
+    assert sliding_window_mask(4, 2).dtype == bool
+    # window 3 on 5 tokens: the last row sees positions 2, 3, 4
+    np.testing.assert_array_equal(sliding_window_mask(5, 3)[4], [False, False, True, True, True])
+    assert sliding_window_mask(0, 3).shape == (0, 0)
+
+
+def test_window_1_sees_only_itself():
+    np.testing.assert_array_equal(sliding_window_mask(6, 1), np.eye(6, dtype=bool))
+
+
+@given(st.integers(0, 12), st.integers(0, 5))
+def test_a_window_at_least_n_is_the_causal_mask(n, extra):
+    np.testing.assert_array_equal(sliding_window_mask(n, max(n, 1) + extra), causal_mask(n))
+
+
+@given(st.integers(1, 12), st.integers(1, 12))
+def test_sliding_window_sees_at_most_window_keys_and_never_the_right(n, window):
+    allowed = sliding_window_mask(n, window)
+    assert not np.any(allowed & ~causal_mask(n))  # nothing to the right
+    np.testing.assert_array_equal(allowed.sum(axis=1), np.minimum(np.arange(n) + 1, window))
+    assert np.all(np.diag(allowed))  # every position sees itself, so no row is empty
+
+
+@pytest.mark.parametrize(("n", "window"), [(4, 0), (4, -1), (-1, 2), (4, 1.5), (True, 2)])
+def test_sliding_window_rejects_bad_sizes(n, window):
+    with pytest.raises(ValueError):
+        sliding_window_mask(n, window)

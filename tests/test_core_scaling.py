@@ -1,5 +1,5 @@
 """Layer 1 for lesson 3 (scaling): lesson_core.scaling against hand-computed
-cases, finite differences, the figures of LESSONS.md §3 and properties."""
+cases, finite differences, the figures the lesson quotes and properties."""
 
 import numpy as np
 import pytest
@@ -15,10 +15,12 @@ from lesson_core.scaling import (
     jacobian_size,
     max_entropy,
     mean_jacobian_size,
+    mean_top_weight,
     random_scores,
     softmax_at_spreads,
     softmax_jacobian,
     spread_grid,
+    standardise,
     unscaled_temperature,
 )
 
@@ -136,11 +138,40 @@ def test_dot_product_spread_rejects_bad_arguments(d_ks, n):
 # --- softmax at several spreads ------------------------------------------------
 
 
+def test_random_scores_are_standardised_so_sigma_is_the_real_spread():
+    raw = np.random.default_rng(0).standard_normal(12)
+    z = random_scores(12, np.random.default_rng(0))
+    # the same draw, shifted and stretched: mean exactly 0, standard deviation exactly 1
+    np.testing.assert_allclose(z, (raw - raw.mean()) / raw.std())
+    np.testing.assert_allclose([z.mean(), z.std()], [0.0, 1.0], atol=1e-12)
+    # so σ · z has standard deviation σ (the unstandardised draw would give about 5.6 at σ = 8)
+    np.testing.assert_allclose(np.std(8 * z), 8.0)
+    assert abs(np.std(8 * raw) - 8.0) > 2
+
+
+def test_standardise_hand_computed_and_rejects_flat_scores():
+    # [1, 2, 3]: mean 2, population std √(2/3)
+    np.testing.assert_allclose(standardise(np.array([1.0, 2.0, 3.0])), np.array([-1, 0, 1]) / np.sqrt(2 / 3))
+    np.testing.assert_allclose(standardise(np.array([[0.0, 2.0], [5.0, 1.0]])), [[-1, 1], [1, -1]])
+    with pytest.raises(ValueError):
+        standardise(np.array([3.0, 3.0, 3.0]))
+    with pytest.raises(ValueError):
+        random_scores(1, np.random.default_rng(0))
+
+
+@given(arrays(np.float64, st.integers(2, 12), elements=st.floats(-100, 100, allow_nan=False)))
+def test_standardise_gives_mean_0_and_spread_1(x):
+    if np.ptp(x) < 1e-6:
+        return
+    z = standardise(x)
+    np.testing.assert_allclose([np.mean(z), np.std(z)], [0.0, 1.0], atol=1e-9)
+
+
 def test_spread_8_against_spread_1_with_a_fixed_seed():
     z = random_scores(12, np.random.default_rng(0))
-    np.testing.assert_array_equal(z, np.random.default_rng(0).standard_normal(12))
     res = softmax_at_spreads(z, [8.0, 1.0])
     np.testing.assert_allclose(res.scores, [8 * z, z])
+    np.testing.assert_allclose(np.std(res.scores, axis=1), [8.0, 1.0])
     np.testing.assert_allclose(res.weights[0], np.exp(8 * z) / np.exp(8 * z).sum())
     np.testing.assert_allclose(res.weights[1], np.exp(z) / np.exp(z).sum())
     # spread 8 is nearly one-hot, spread 1 is not
@@ -148,6 +179,11 @@ def test_spread_8_against_spread_1_with_a_fixed_seed():
     assert int(np.argmax(res.weights[0])) == int(np.argmax(res.weights[1])) == int(np.argmax(z))
     assert res.entropy[0] < res.entropy[1]
     assert res.jacobian_size[0] < res.jacobian_size[1]
+
+
+def test_adding_the_same_number_to_every_score_changes_no_weight():
+    z = random_scores(12, np.random.default_rng(2))
+    np.testing.assert_allclose(softmax(z + 5.0), softmax(z))
 
 
 def test_spread_zero_gives_equal_weights_and_huge_spread_one_hot():
@@ -185,6 +221,45 @@ def test_mean_jacobian_size_peaks_near_1_and_vanishes_for_large_spreads():
     np.testing.assert_allclose(mean_jacobian_size([1e-6], 12, 10, np.random.default_rng(0)), np.sqrt(11) / 12)
 
 
+def test_mean_jacobian_size_uses_standardised_patterns():
+    grid = np.array([1.0, 8.0])
+    z = standardise(np.random.default_rng(5).standard_normal((50, 12)))
+    by_hand = [np.mean(jacobian_size(softmax(s * z))) for s in grid]
+    np.testing.assert_allclose(mean_jacobian_size(grid, 12, 50, np.random.default_rng(5)), by_hand)
+
+
+# --- the largest weight without ÷√d_k ------------------------------------------
+
+
+def test_mean_top_weight_matches_a_direct_measurement():
+    rng = np.random.default_rng(11)
+    q, k = rng.standard_normal((200, 1, 16)), rng.standard_normal((200, 12, 16))
+    s = np.einsum("bqd,bkd->bk", q, k)
+    tops = mean_top_weight(np.array([16]), 12, 200, np.random.default_rng(11))
+    np.testing.assert_allclose(tops.raw, [np.mean(np.max(softmax(s), axis=-1))])
+    np.testing.assert_allclose(tops.scaled, [np.mean(np.max(softmax(s / 4), axis=-1))])
+
+
+def test_without_scaling_the_top_weight_creeps_towards_one_hot():
+    tops = mean_top_weight(D_KS, 12, 1000, np.random.default_rng(0))
+    np.testing.assert_array_equal(tops.d_k, D_KS)
+    # d_k = 1: nothing to divide, the two agree
+    assert tops.raw[0] == tops.scaled[0]
+    assert np.all(np.diff(tops.raw) > 0) and tops.raw[-1] > 0.9
+    # divided by √d_k the largest weight stays between a quarter and a third
+    assert np.all((tops.scaled > 0.2) & (tops.scaled < 0.35))
+    first = tops.first_raw_above(0.9)
+    assert first in (128, 256)
+    assert tops.raw[list(D_KS).index(first) - 1] <= 0.9 < tops.raw[list(D_KS).index(first)]
+    assert tops.first_raw_above(0.999) is None
+
+
+@pytest.mark.parametrize(("d_ks", "keys", "draws"), [([], 12, 10), ([0], 12, 10), ([4], 0, 10), ([4], 12, 0)])
+def test_mean_top_weight_rejects_bad_arguments(d_ks, keys, draws):
+    with pytest.raises(ValueError):
+        mean_top_weight(np.array(d_ks, dtype=int), keys, draws, np.random.default_rng(0))
+
+
 def test_spread_grid():
     grid = spread_grid(0.25, 16.0)
     np.testing.assert_allclose(grid[[0, -1]], [0.25, 16.0])
@@ -211,7 +286,7 @@ def test_example_c_entropy_grows_with_the_temperature():
             PRONOUN.queries, kv, kv, mask=mask, temperature=temperature
         ).weights[it]
 
-    # LESSONS.md §3: T = 1 is the attention lesson's row: 猫 18.8 %, 魚 65.7 %
+    # T = 1 is the attention lesson's row: 猫 18.8 %, 魚 65.7 %
     np.testing.assert_allclose(row(1.0)[[0, 2]], [0.188, 0.657], atol=5e-4)
     entropies = [float(entropy(row(t))) for t in (0.1, 0.5, 1.0, 2.0, 5.0)]
     assert entropies == sorted(entropies)

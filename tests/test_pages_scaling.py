@@ -1,7 +1,9 @@
 """Layer 3: the scaling lesson through AppTest, in both languages.
 
-Expected numbers are computed here with plain NumPy (or taken from LESSONS.md),
-never read back from the page."""
+Expected numbers are computed here with plain NumPy (or taken from the lesson's
+running examples), never read back from the page."""
+
+import re
 
 import numpy as np
 import pytest
@@ -27,7 +29,33 @@ def plain_softmax(x: np.ndarray) -> np.ndarray:
 
 
 def scores(seed: int) -> np.ndarray:
-    return np.random.default_rng(seed).standard_normal(12)
+    """12 N(0, 1) draws, standardised: mean 0 and standard deviation exactly 1, so σ · z has spread σ."""
+    x = np.random.default_rng(seed).standard_normal(12)
+    return (x - x.mean()) / x.std()
+
+
+def mean_top_weights(seed: int, d: int, n_keys: int = 12, draws: int = 400) -> tuple[float, float]:
+    """The average largest weight of softmax(q·k) and softmax(q·k / √d) for one random query
+    and n_keys random keys, over ``draws`` tries: the sentence under the d_k chart."""
+    rng = np.random.default_rng([seed, 1])
+    for size in D_KS:  # the page measures every d_k in turn from one generator
+        q, k = rng.standard_normal((draws, 1, size)), rng.standard_normal((draws, n_keys, size))
+        if size == d:
+            s = np.einsum("bqd,bkd->bk", q, k)
+            e_raw = np.exp(s - s.max(axis=1, keepdims=True))
+            e_scaled = np.exp((s - s.max(axis=1, keepdims=True)) / np.sqrt(d))
+            raw = np.mean(np.max(e_raw / e_raw.sum(axis=1, keepdims=True), axis=1))
+            return float(raw), float(np.mean(np.max(e_scaled / e_scaled.sum(axis=1, keepdims=True), axis=1)))
+    raise ValueError(d)
+
+
+def flat(node, out=None) -> list[tuple[str, str | None]]:
+    """The page's elements in reading order, as (type, key)."""
+    out = [] if out is None else out
+    for child in getattr(node, "children", {}).values():
+        out.append((child.type, getattr(child, "key", None)))
+        flat(child, out)
+    return out
 
 
 def frobenius(p: np.ndarray) -> float:
@@ -70,6 +98,8 @@ def test_defaults_show_the_measured_spreads(lang):
 def test_defaults_compare_spread_8_with_spread_1(lang):
     at = open_page(PAGE, lang)
     z = scores(0)
+    # σ is the real spread of the scores: 8 z has standard deviation 8 (not about 5.6)
+    np.testing.assert_allclose(np.std(8 * z), 8.0)
     sharp, soft = plain_softmax(8 * z), plain_softmax(z)
     bars = charts(at)[1]
     np.testing.assert_allclose(bars[bars["series_order"] == 0]["value"], sharp)
@@ -77,6 +107,19 @@ def test_defaults_compare_spread_8_with_spread_1(lang):
     text = all_text(at)
     assert f"{100 * sharp.max():.1f}%" in text and f"{100 * soft.max():.1f}%" in text
     assert sharp.max() > 0.9 and soft.max() < 0.5
+    raw = np.random.default_rng(0).standard_normal(12)  # the old, unstandardised draw
+    assert f"{100 * plain_softmax(8 * raw).max():.1f}%" not in text
+
+
+def test_the_d_k_section_shows_how_one_hot_unscaled_softmax_gets(lang):
+    at = open_page(PAGE, lang)
+    raw, scaled = mean_top_weights(0, 64)
+    text = all_text(at)
+    assert f"{100 * raw:.1f}%" in text and f"{100 * scaled:.1f}%" in text
+    assert raw > 0.8 and scaled < 0.35
+    at.select_slider(key="sc_dk").set_value(512).run()
+    raw512, _ = mean_top_weights(0, 512)
+    assert raw512 > raw and f"{100 * raw512:.1f}%" in all_text(at)
 
 
 def test_defaults_show_the_gradient_shrinking(lang):
@@ -87,6 +130,13 @@ def test_defaults_show_the_gradient_shrinking(lang):
     np.testing.assert_allclose(these["x"].iloc[[0, -1]], [0.25, 16.0])
     for x, y in zip(these["x"], these["y"], strict=True):
         np.testing.assert_allclose(y, frobenius(plain_softmax(x * z)), rtol=1e-9)
+    # the average curve is over standardised patterns too
+    rng = np.random.default_rng(0)
+    draws = rng.standard_normal((1000, 12))
+    draws = (draws - draws.mean(axis=1, keepdims=True)) / draws.std(axis=1, keepdims=True)
+    typical = curve[curve["series_order"] == 0]
+    for x, y in list(zip(typical["x"], typical["y"], strict=True))[::6]:
+        np.testing.assert_allclose(y, np.mean([frobenius(plain_softmax(x * d)) for d in draws]), rtol=1e-9)
     point = curve[curve["series_order"] == 2]
     assert list(point["x"]) == [8.0]
     np.testing.assert_allclose(point["y"], frobenius(plain_softmax(8 * z)))
@@ -97,9 +147,12 @@ def test_defaults_show_the_gradient_shrinking(lang):
 def test_defaults_show_example_c_with_entropy(lang):
     at = open_page(PAGE, lang)
     bars = charts(at)[3]
-    # LESSONS.md §2/§3: それ with ÷√4, mask on: 猫 18.8 %, 魚 65.7 %, right of それ exactly 0
+    # それ with ÷√4, mask on: 猫 18.8 %, 魚 65.7 %, right of それ exactly 0
     assert list(bars["text"][:7]) == ["18.8%", "1.5%", "65.7%", "1.5%", "6.1%", "2.5%", "3.7%"]
     assert list(bars["value"][7:]) == [0.0, 0.0, 0.0]
+    # the tokens the causal mask hides from それ are drawn as hidden, not as 0.0%
+    assert list(bars["kind"][7:]) == ["masked"] * 3 and "masked" not in set(bars["kind"][:7])
+    assert list(bars["text"][7:]) == ["—"] * 3
     p = bars["value"].to_numpy()[:7]
     text = all_text(at)
     assert f"{-np.sum(p * np.log2(p)):.2f}" in text  # entropy in bits
@@ -121,6 +174,7 @@ def test_defaults_show_example_c_with_entropy(lang):
     )
     raw = plain_softmax(k @ q)
     assert f"{100 * raw.max():.1f}%" in text
+    assert f"{-np.sum(raw * np.log2(raw)):.2f}" in text
 
 
 def test_english_glosses_and_japanese_does_not():
@@ -157,38 +211,6 @@ def test_every_widget_at_its_extremes(lang, end):
     assert "nan" not in all_text(at).lower()
 
 
-def test_task_t1_spread_makes_the_top_weight_pass_99_percent():
-    at = open_page(PAGE)
-    assert tasks(at) == set()
-    at.slider(key="sc_spread").set_value(12.0).run()
-    assert plain_softmax(12 * scores(0)).max() < 0.99
-    assert "scaling.t1" not in tasks(at)
-    at.slider(key="sc_spread").set_value(16.0).run()
-    assert plain_softmax(16 * scores(0)).max() > 0.99
-    assert "scaling.t1" in tasks(at)
-    assert at.query_params["p"].startswith("sc.")
-
-
-def test_task_t2_temperature_raises_the_entropy():
-    at = open_page(PAGE)
-    at.slider(key="sc_temp").set_value(2.0).run()  # about 2.45 bits
-    assert "scaling.t2" not in tasks(at)
-    at.slider(key="sc_temp").set_value(3.0).run()  # about 2.65 bits
-    assert "scaling.t2" in tasks(at)
-    # once done it stays done
-    at.slider(key="sc_temp").set_value(0.1).run()
-    assert "scaling.t2" in tasks(at)
-
-
-def test_task_t3_needs_the_first_d_k_above_10():
-    at = open_page(PAGE)
-    at.select_slider(key="sc_dk").set_value(256).run()  # above 10, but not the first
-    assert "scaling.t3" not in tasks(at)
-    at.select_slider(key="sc_dk").set_value(128).run()
-    assert measured_spreads(0)[7] > 10 > measured_spreads(0)[6]
-    assert tasks(at) == {"scaling.t3"}
-
-
 def test_quiz_feedback_right_and_wrong(lang):
     at = open_page(PAGE, lang)
     at.radio(key="scaling_q1").set_value(0).run()
@@ -197,8 +219,63 @@ def test_quiz_feedback_right_and_wrong(lang):
     at.radio(key="scaling_q1").set_value(2).run()
     assert len(at.success) == 1 and not at.error
     assert "scaling.q1" in at.session_state["progress"].quizzes
-    at.radio(key="scaling_q3").set_value(0).run()
-    assert "scaling.q3" in at.session_state["progress"].quizzes
+    for quiz, right in (("q2", 1), ("q3", 0)):
+        at.radio(key=f"scaling_{quiz}").set_value(right).run()
+    assert {"scaling.q1", "scaling.q2", "scaling.q3"} <= at.session_state["progress"].quizzes
+
+
+def test_quiz_answers_hold_numerically():
+    z = scores(3)
+    # q1: adding 5 to every score changes no weight
+    np.testing.assert_allclose(plain_softmax(z + 5), plain_softmax(z))
+    # q2: doubling the query is temperature 0.5
+    q, k, d_k = np.array([1.0, 1.5, 0.0, -1.0]), np.array([[3.0, 0, 0, 0], [1, 3, 0, 0], [0, 0, 0, 2]]), 4
+    np.testing.assert_allclose(
+        plain_softmax(k @ (2 * q) / np.sqrt(d_k)), plain_softmax(k @ q / (np.sqrt(d_k) * 0.5))
+    )
+
+
+def test_the_text_says_what_training_moves_and_what_the_jacobian_holds(lang):
+    at = open_page(PAGE, lang)
+    text = all_text(at)
+    # training steps against the gradient and moves the parameters, not the scores
+    assert "W_Q" in text
+    if lang == "en":
+        assert "against the gradient" in text and "that direction is the **gradient**" not in text
+        assert "The scores are not trained themselves" in text
+    else:
+        assert "勾配と逆の向き" in text and "スコアを少しずつ動かします" not in text
+        assert "スコアそのものを学習するわけではありません" in text
+    # the off-diagonal entries of J are −p_i p_j, as the code computes them
+    assert "$-p_i p_j$" in text
+    # GPT-2 small: d_head = 768 / 12 = 64, √64 = 8, the σ of section 2
+    assert "d_k = 64" in text and "σ = 8" in text
+    assert at.slider(key="sc_spread").value == 8.0
+
+
+def test_temperature_help_says_it_divides_on_top_of_the_square_root():
+    at = open_page(PAGE, "ja")
+    help_text = at.slider(key="sc_temp").help
+    assert "に加えて" not in help_text and "さらにこの値で割ります" in help_text
+
+
+def test_deep_dives_are_folded_and_each_chart_sits_above_its_controls(lang):
+    at = open_page(PAGE, lang)
+    labels = [e.label for e in at.expander]
+    assert len(labels) == 2
+    # the reference table and the Jacobian are inside expanders, off the main path
+    assert len(at.expander[0].get("dataframe")) == 1
+    assert len(at.expander[1].get("vega_lite_chart")) == 1 and len(at.expander[1].get("latex")) == 1
+    order = flat(at.main)
+    charts_at = [i for i, (kind, _) in enumerate(order) if kind == "vega_lite_chart"]
+    slider_at = {key: i for i, (_, key) in enumerate(order) if key}
+    # sweep chart, then d_k and seed; comparison chart, then σ and seed; bars, then T
+    assert charts_at[0] < slider_at["sc_dk"] < slider_at["sc_dk_seed"] < charts_at[1]
+    assert charts_at[1] < slider_at["sc_spread"] < slider_at["sc_seed"] < charts_at[2]
+    assert charts_at[3] < slider_at["sc_temp"]
+    # nothing else is drawn between a chart and its controls
+    between = order[charts_at[0] + 1 : slider_at["sc_dk"]]
+    assert {kind for kind, _ in between} <= {"flex_container", "column"}
 
 
 def test_state_comes_back_from_a_shared_link():
@@ -228,3 +305,14 @@ def test_bad_values_in_the_url_fall_back_to_the_defaults(lang, params):
     assert at.slider(key="sc_seed").value == 0
     assert at.slider(key="sc_dk_seed").value == 0
     assert "<script>" not in all_text(at)
+
+
+def test_english_numbers_agree_with_their_nouns():
+    at = open_page(PAGE, "en")
+    for d_k, temperature in ((1, 0.1), (512, 5.0)):
+        at.select_slider(key="sc_dk").set_value(d_k)
+        at.slider(key="sc_temp").set_value(temperature).run()
+        wrong = re.search(
+            r"(?<![−-] )(?<![\d.])1 (tokens|keys|scores|pairs|weights|bits|sets)\b", all_text(at)
+        )
+        assert wrong is None, wrong

@@ -1,5 +1,6 @@
-"""Views of the causal-mask lesson: the training-pairs table, the mask and the
-scores as heatmaps, the weights with whatever leaked past the mask, and the
+"""Views of the causal-mask lesson: the training-pairs table, the example's
+vectors, the mask and the scores as heatmaps, the weights with whatever leaked
+past the mask, the mask explorer (none / causal / sliding window) and the
 sentences that name what a query can and cannot see."""
 
 from __future__ import annotations
@@ -10,9 +11,14 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lesson_core.masking import training_pairs
-from lesson_core.ui import charts, tables
-from lesson_core.ui.i18n import gloss, num, pct, t
+from lesson_core.attention import AttentionResult, causal_mask
+from lesson_core.masking import sliding_window_mask, training_pairs
+from lesson_core.ui import charts, tables, views
+from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, vec
+
+URL = {"bind": "query-params"}
+MASK_KINDS = ("none", "causal", "window")  # the explorer's masks; labels causal_mask.pronoun.kind_<id>
+DEFAULT_WINDOW = 3
 
 FILL_TEXT = {-np.inf: "−∞", -1e9: "−1e9"}  # the rest print as plain integers
 
@@ -59,22 +65,38 @@ def pairs_table(tokens: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
 
 
 def _spec(
-    x_title: str, y_title: str, colour: str, masked_label: str, n: int, diverging: bool, key: bool
+    x_title: str, y_title: str, colour: str, masked_label: str, n: int, diverging: bool, legend: bool | str
 ) -> dict:
-    """charts.heatmap_spec sized for ``n`` rows; without ``key`` (the colour
-    legend), so that a small map keeps room for its cells in a half-width column."""
+    """charts.heatmap_spec sized for ``n`` rows. ``legend``: False for none (the 0/1 mask,
+    whose colours say nothing more than its numbers), "top" for a colour scale above the
+    map, which keeps a half-width column's room for the cells."""
+    height = 44 * n + (150 if legend == "top" else 110)
     return charts.heatmap_spec(
-        x_title, y_title, colour, masked_label, height=44 * n + 110, diverging=diverging, legend=key
+        x_title, y_title, colour, masked_label, height=height, diverging=diverging, legend=legend
     )
 
 
-def _heatmap(tokens, values, texts, blocked, dark, colour, legend, alt, diverging=False, key=True) -> None:
+def _heatmap(
+    tokens, values, texts, blocked, dark, colour, label, alt, diverging=False, legend: bool | str = True
+) -> None:
     """Draw an [n, n] map: rows = queries (glossed), columns = keys (bare tokens);
     blocked cells grey (their value is not used), every cell labelled."""
     labels = [gloss(tok) for tok in tokens]
-    spec = _spec(t("ui.col.key_token"), t("ui.col.query"), colour, legend, len(tokens), diverging, key)
+    spec = _spec(t("ui.col.key_token"), t("ui.col.query"), colour, label, len(tokens), diverging, legend)
     values = np.where(blocked, 0.0, values)
     charts.show(charts.heatmap_frame(labels, list(tokens), values, texts, blocked, dark), spec, alt)
+
+
+def vectors_table(tokens: Sequence[str], vectors: np.ndarray) -> None:
+    """The example's hand-made vectors, one row per token, one column per component."""
+    frame = pd.DataFrame(
+        {t("ui.col.token"): [gloss(tok) for tok in tokens]}
+        | {
+            t("causal_mask.matrix.col_dim", i=i + 1): [num(x) for x in vectors[:, i]]
+            for i in range(vectors.shape[1])
+        }
+    )
+    st.dataframe(frame, hide_index=True)
 
 
 def mask_map(tokens: Sequence[str], allowed: np.ndarray) -> None:
@@ -83,21 +105,23 @@ def mask_map(tokens: Sequence[str], allowed: np.ndarray) -> None:
     texts = np.where(allowed, "1", "0")
     legend, alt = t("causal_mask.matrix.mask_legend"), t("causal_mask.matrix.mask_alt", n=len(tokens))
     colour = t("causal_mask.matrix.may_see")
-    _heatmap(tokens, allowed.astype(float), texts, ~allowed, allowed, colour, legend, alt, key=False)
+    _heatmap(tokens, allowed.astype(float), texts, ~allowed, allowed, colour, legend, alt, legend=False)
 
 
 def scores_map(tokens: Sequence[str], scores: np.ndarray, allowed: np.ndarray | None, which: str) -> None:
     """Scaled scores (q·k / √d_k, plus M when ``allowed`` is given) under the
-    title ``causal_mask.matrix.<which>_title``; a hidden score is written −∞
-    in a grey cell."""
+    title ``causal_mask.matrix.<which>_title``, with a colour scale and a caption
+    that says what the numbers are; a hidden score is written −∞ in a grey cell."""
     st.markdown(f"**{t(f'causal_mask.matrix.{which}_title')}**")
     alt = t(f"causal_mask.matrix.{which}_alt")
     blocked = np.zeros(scores.shape, dtype=bool) if allowed is None else ~allowed
     texts = np.vectorize(tables.score_text, otypes=[object])(scores)
     finite = np.where(blocked, 0.0, scores)
     dark = np.abs(finite) > 0.55 * np.max(np.abs(finite), initial=1e-12)
-    legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
-    _heatmap(tokens, finite, texts, blocked, dark, t("ui.col.scaled"), legend, alt, diverging=True, key=False)
+    label = t(f"causal_mask.matrix.{which}_legend")
+    colour = t("causal_mask.matrix.scores_colour")
+    _heatmap(tokens, finite, texts, blocked, dark, colour, label, alt, diverging=True, legend="top")
+    st.caption(t(f"causal_mask.matrix.{which}_caption"))
 
 
 def leak_map(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, fill: str) -> None:
@@ -106,7 +130,7 @@ def leak_map(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, fi
     texts = np.vectorize(lambda w: f"{100 * w:.0f}%", otypes=[object])(weights)
     texts = np.where((weights > 0) & (weights < 0.005), "<1%", texts)  # never "0%" unless exactly 0
     legend, alt = t("causal_mask.fill.legend"), t("causal_mask.fill.alt", fill=fill)
-    _heatmap(tokens, weights, texts, ~allowed, weights > 0.5, t("ui.col.weight"), legend, alt)
+    _heatmap(tokens, weights, texts, ~allowed, weights > 0.5, t("ui.col.weight"), legend, alt, legend="top")
 
 
 def sums_table(tokens: Sequence[str], weights: np.ndarray, leaks: np.ndarray) -> None:
@@ -129,13 +153,90 @@ def leak_note(tokens: Sequence[str], leaks: np.ndarray, fill: float) -> str:
     return t(f"causal_mask.fill.leak_{case}", **values)
 
 
-def visibility_note(tokens: Sequence[str], query: int, masked: bool, future: float) -> str:
-    """What the query sees and what the mask hides from it; with the mask off,
-    how much of its weight (``future``, from lesson_core) goes to tokens on its right."""
-    right = tokens[query + 1 :]
-    values = {"query": gloss(tokens[query]), "seen": " ".join(map(gloss, tokens[: query + 1]))}
-    if not masked:
+def mask_controls(tokens: Sequence[str], default_query: int) -> tuple[int, str, int, float]:
+    """The explorer's controls, kept in the URL: query token (``cm_query``), which mask
+    (``cm_mask``: the index of none, causal or sliding window in ``MASK_KINDS``, shown
+    and kept in the URL by its name in the learner's language), the window size (``cm_window``) and
+    the temperature (``cm_temp``). Returns (query, mask kind, window, temperature)."""
+    query = st.selectbox(
+        t("ui.explorer.query_label"),
+        range(len(tokens)),
+        index=default_query,
+        format_func=views.distinct_labels(tokens).__getitem__,
+        key="cm_query",
+        **URL,
+    )
+    names = [t(f"causal_mask.pronoun.kind_{kind}") for kind in MASK_KINDS]  # read once, here
+    choice = st.radio(
+        t("causal_mask.pronoun.kind_label"),
+        range(len(MASK_KINDS)),
+        index=MASK_KINDS.index("causal"),
+        format_func=names.__getitem__,
+        horizontal=True,
+        help=t("causal_mask.pronoun.kind_help"),
+        key="cm_mask",
+        **URL,
+    )
+    kind = MASK_KINDS[choice]
+    window = st.slider(
+        t("causal_mask.pronoun.window_label"),
+        1,
+        len(tokens),
+        DEFAULT_WINDOW,
+        help=t("causal_mask.pronoun.window_help"),
+        key="cm_window",
+        **URL,
+    )
+    temperature = views.temperature_slider("cm_temp")
+    return query, kind, window, temperature
+
+
+def allowed_by(kind: str, n: int, window: int) -> np.ndarray | None:
+    """The mask of that kind for n tokens (None: no mask)."""
+    if kind == "causal":
+        return causal_mask(n)
+    if kind == "window":
+        return sliding_window_mask(n, window)
+    return None
+
+
+def explorer_chart(tokens: Sequence[str], result: AttentionResult, query: int, allowed) -> None:
+    """The query's weights as bars (hidden keys grey) and its output vector."""
+    labels = [gloss(tok) for tok in views.distinct_labels(tokens)]
+    st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
+    views.weights_bars(
+        labels,
+        result.weights[query],
+        labels[query],
+        "ui.explorer.bars_alt",
+        None if allowed is None else allowed[query],
+    )
+    st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
+
+
+def explorer_details(
+    tokens: Sequence[str], keys: np.ndarray, result: AttentionResult, query: int, allowed
+) -> None:
+    """The step-by-step table (folded away) and the full map, whose cells pick the query."""
+    labels = [gloss(tok) for tok in views.distinct_labels(tokens)]
+    with st.expander(t("ui.explorer.table_header", query=md_escape(labels[query]))):
+        views.steps_table(labels, keys, result, row=query)
+    st.subheader(t("ui.explorer.map_header", n=len(tokens)))
+    st.caption(t("ui.explorer.map_help"))
+    views.weights_map(
+        tokens, result.weights, allowed, t("ui.explorer.map_alt", n=len(tokens)), pick_into="cm_query"
+    )
+
+
+def visibility_note(tokens: Sequence[str], query: int, allowed: np.ndarray | None, future: float) -> str:
+    """What the query sees and what the mask hides from it; with no mask, how much
+    of its weight (``future``, from lesson_core) goes to tokens on its right."""
+    values = {"query": gloss(tokens[query])}
+    if allowed is None:
         return t("causal_mask.pronoun.unmasked_note", future=pct(future), **values)
-    if not right:
+    seen = [gloss(tok) for tok, ok in zip(tokens, allowed[query], strict=True) if ok]
+    hidden = [gloss(tok) for tok, ok in zip(tokens, allowed[query], strict=True) if not ok]
+    values["seen"] = " ".join(seen)
+    if not hidden:
         return t("causal_mask.pronoun.last_note", **values)
-    return t("causal_mask.pronoun.masked_note", hidden=" ".join(map(gloss, right)), **values)
+    return t("causal_mask.pronoun.masked_note", hidden=" ".join(hidden), **values)

@@ -1,5 +1,5 @@
 """Pieces of the scaling lesson: the d_k sweep (measured once per seed) and its
-charts and table. The numbers come from lesson_core.scaling."""
+charts, sentences and table. The numbers come from lesson_core.scaling."""
 
 from __future__ import annotations
 
@@ -13,10 +13,12 @@ import streamlit as st
 from lesson_core.scaling import (
     DotProductSpread,
     SpreadSoftmax,
+    TopWeights,
     dot_product_spread,
     entropy,
     max_entropy,
     mean_jacobian_size,
+    mean_top_weight,
     spread_grid,
 )
 from lesson_core.ui import charts
@@ -25,6 +27,7 @@ from lesson_core.ui.i18n import num, pct, t
 D_KS = tuple(2**i for i in range(10))  # 1, 2, 4, ..., 512
 N_SAMPLES = 4000  # pairs (q, k) per d_k
 N_SCORES = 12  # scores in the softmax demo
+N_KEYS, TOP_DRAWS = 12, 400  # keys per query, and queries per d_k, for the largest weight
 GRID = spread_grid(0.25, 16.0)  # spreads of the gradient curve, log-spaced
 TYPICAL_DRAWS, TYPICAL_SEED = 1000, 0
 URL = {"bind": "query-params"}
@@ -41,6 +44,15 @@ def dk_sweep(seed: int) -> DotProductSpread:
     return sweep
 
 
+@functools.lru_cache(maxsize=128)
+def dk_top_weights(seed: int) -> TopWeights:
+    """The average largest softmax weight with and without ÷√d_k, for every d_k of the sweep."""
+    tops = mean_top_weight(np.array(D_KS), N_KEYS, TOP_DRAWS, np.random.default_rng([seed, 1]))
+    for field in (tops.d_k, tops.raw, tops.scaled):
+        field.flags.writeable = False
+    return tops
+
+
 @functools.lru_cache(maxsize=1)
 def typical_gradient() -> np.ndarray:
     """‖J‖_F averaged over many random score patterns, on ``GRID`` (the same for every seed)."""
@@ -49,13 +61,9 @@ def typical_gradient() -> np.ndarray:
     return curve
 
 
-def spread_views(sweep: DotProductSpread, d_k: int) -> None:
-    """The sweep as a chart and a table side by side, then the figures of the chosen d_k."""
-    chart, table = st.columns([3, 2], gap="large")
-    with chart:
-        spread_chart(sweep, d_k)
-    with table:
-        spread_table(sweep)
+def spread_result(sweep: DotProductSpread, tops: TopWeights, d_k: int) -> None:
+    """The figures of the chosen d_k: its measured spreads, and the largest softmax weight
+    with and without ÷√d_k."""
     i = D_KS.index(d_k)
     st.markdown(
         t(
@@ -64,6 +72,16 @@ def spread_views(sweep: DotProductSpread, d_k: int) -> None:
             raw=num(sweep.std_raw[i]),
             expected=num(sweep.expected[i]),
             scaled=num(sweep.std_scaled[i]),
+        )
+    )
+    st.markdown(
+        t(
+            "scaling.growth.top_result",
+            d_k=d_k,
+            n_keys=N_KEYS,
+            draws=TOP_DRAWS,
+            raw_top=pct(tops.raw[i]),
+            scaled_top=pct(tops.scaled[i]),
         )
     )
 
@@ -103,17 +121,21 @@ def spread_table(sweep: DotProductSpread) -> None:
 
 def compare_chart(pair: SpreadSoftmax) -> None:
     """The weights of the same scores at the chosen spread and at the reference spread
-    (``pair`` rows 0 and 1), side by side, and their top weights in a sentence."""
+    (``pair`` rows 0 and 1), side by side."""
     labels = [str(i + 1) for i in range(pair.weights.shape[1])]
     series = {
         t("scaling.onehot.series_chosen", spread=num(pair.spreads[0])): pair.weights[0],
-        t("scaling.onehot.series_reference", spread=num(pair.spreads[1])): pair.weights[1],
+        t("scaling.onehot.series_reference", spread=num(pair.spreads[1], 0)): pair.weights[1],
     }
     spec = charts.grouped_bar_spec(t("scaling.onehot.x_title"), t("ui.col.weight"), t("ui.col.series"))
     frame = charts.grouped_bar_frame(labels, series, lambda w: pct(w, 0))
     charts.show(
         frame, spec, t("scaling.onehot.alt", spread=num(pair.spreads[0]), ref=num(pair.spreads[1], 0))
     )
+
+
+def compare_result(pair: SpreadSoftmax) -> None:
+    """The top weights of the chosen and the reference spread, in a sentence."""
     st.markdown(
         t(
             "scaling.onehot.result",
@@ -201,10 +223,10 @@ def log_line_spec(
 
 
 def temperature_summary(
-    weights: np.ndarray, unscaled: np.ndarray, h: float, visible: int, t_raw: float
+    weights: np.ndarray, unscaled: np.ndarray, h: float, visible: int, d_k: int, undone: bool
 ) -> None:
     """Entropy and top weight of the weights at the chosen temperature, and the same
-    without the ÷√d_k (temperature ``t_raw``) for comparison."""
+    without the ÷√d_k for comparison; ``undone`` when the temperature cancels the ÷√d_k."""
     st.markdown(
         t(
             "scaling.temperature.entropy",
@@ -217,8 +239,9 @@ def temperature_summary(
     st.markdown(
         t(
             "scaling.temperature.unscaled",
-            t_raw=num(t_raw, 1),
             raw_top=pct(np.max(unscaled)),
             raw_entropy=num(entropy(unscaled)),
         )
     )
+    if undone:
+        st.markdown(t("scaling.temperature.undone", d_k=d_k, root=num(np.sqrt(d_k), 0)))
