@@ -252,3 +252,11 @@ def test_a_head_count_that_does_not_divide_gets_a_clear_message(lang):
     assert not at.exception
     assert len(at.error) == 1 and "768" in at.error[0].value
     assert not at.dataframe
+
+
+def test_one_head_reads_as_english():
+    at = open_page(PAGE, "en", {"mh_heads": "1", "mh_run_heads": "1"})
+    assert at.select_slider(key="mh_heads").value == 1 and at.select_slider(key="mh_run_heads").value == 1
+    cells = [str(x) for frame in at.dataframe for x in frame.value.to_numpy().ravel()]
+    text = all_text(at) + "\n".join(cells)
+    assert not re.search(r"\b1 (heads|outputs|slices)\b|\bthe 1 of them\b", text)
