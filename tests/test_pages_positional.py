@@ -286,3 +286,12 @@ def test_waves_come_before_their_controls():
     assert charts_before, "the waves chart should come before its controls"
     between = nodes[charts_before[-1] + 1 : slider]
     assert all(n.type not in ("vega_lite_chart", "dataframe") for n in between)
+
+
+@pytest.mark.parametrize(("n", "many"), [(7, False), (19, False), (20, True), (256, True)])
+def test_one_hand_speaks_of_many_turns_only_when_they_are_shown(n, many):
+    at = open_page(PAGE, "en", {"pe_n": str(n)})
+    at.select_slider(key="pe_d").set_value(2).run()
+    text = all_text(at)
+    assert ("After several turns" in text) is many
+    assert ("Show more positions" in text) is not many

@@ -235,6 +235,12 @@ def hands_text(view: PositionMap) -> None:
                 fast_turns=num(turns[0], 1),
                 one_turn=hand.one_turn,
                 one_turn_distance=num(hand.one_turn_distance, 3),
+            )
+        )
+        many = hand.closest_distance < hand.one_turn_distance  # some gap beats one turn
+        st.markdown(
+            t(
+                "positional.explore.hands_many" if many else "positional.explore.hands_few",
                 i=i,
                 j=j,
                 turns_apart=num(hand.turns_apart, 3),
