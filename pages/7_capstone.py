@@ -40,9 +40,9 @@ def lab() -> None:
         pressed = st.button(
             t("capstone.lab.train"), key="gpt_train", type="primary", icon=":material/play_arrow:"
         )
-    with side:
-        st.subheader(t("capstone.table.header"))
-        total = parts.parameter_table(config)
+    with side:  # on a phone this comes between the button and the loss curve: keep it short
+        with st.expander(t("capstone.table.header")):
+            total = parts.parameter_table(config)
         st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
 
     st.subheader(t("capstone.train.header"))

@@ -1,5 +1,5 @@
 """Layer 1: the multi-head lesson's functions against hand-computed values,
-the figures of LESSONS.md §6 and properties that hold for any head count."""
+the lesson's worked figures and properties that hold for any head count."""
 
 import numpy as np
 import pytest
@@ -45,7 +45,7 @@ def test_divisors():
 
 
 def test_gpt2_small_shapes():
-    # LESSONS.md §6: d = 768, 12 heads of 64; heads 10 × 64, concat 10 × 768, W_O 768 × 768
+    # GPT-2 small: d = 768, 12 heads of 64; heads 10 × 64, concat 10 × 768, W_O 768 × 768
     s = head_shapes(10, GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS)
     assert s.d_head == 64
     assert s.x == (10, 768) and s.w_q == (768, 64) and s.q == (10, 64)
@@ -68,7 +68,7 @@ def test_heads_always_fill_the_width_again(h, n):
 
 def test_pronoun_head_is_the_attention_lesson():
     heads = hand_made_heads()
-    # LESSONS.md §2: それ -> 猫 18.8 %, が 1.5 %, 魚 65.7 %, を 1.5 %, 食べた 6.1 %, 。 2.5 %, それ 3.7 %
+    # attention lesson: それ -> 猫 18.8 %, が 1.5 %, 魚 65.7 %, を 1.5 %, 食べた 6.1 %, 。 2.5 %, それ 3.7 %
     expected = [0.188, 0.015, 0.657, 0.015, 0.061, 0.025, 0.037, 0.0, 0.0, 0.0]
     np.testing.assert_allclose(heads.weights[0, IT], expected, atol=5e-4)
     np.testing.assert_allclose(heads.outputs[0, IT], [1.23, 2.01, 0.18, 0.12], atol=5e-3)

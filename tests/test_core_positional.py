@@ -1,5 +1,5 @@
 """Layer 1: the positional-encoding functions against hand-computed values,
-the figures of LESSONS.md §5 and properties that hold for any size."""
+the lesson's worked figures and properties that hold for any size."""
 
 import numpy as np
 import pytest
@@ -40,7 +40,7 @@ def test_table_12_by_8_hand_values():
 
 
 def test_same_token_at_positions_0_1_2():
-    # LESSONS.md §5: [0.8, 0.2, -0.1, 0.5] at positions 0, 1, 2, d_model = 4
+    # the lesson's worked example: [0.8, 0.2, -0.1, 0.5] at positions 0, 1, 2, d_model = 4
     placed = token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITIONS)
     np.testing.assert_allclose(placed.position_vectors[0], [0, 1, 0, 1], atol=1e-15)
     # position 1: angles 1 and 1/10000^(2/4) = 0.01

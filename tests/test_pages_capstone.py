@@ -216,7 +216,7 @@ def test_default_training_tells_cat_from_dog(default_run):
     model_cat, model_dog = series(left, 0), series(right, 0)
     assert sum(model_cat.get(tok, 0) for tok in CAT_OBJECTS) > 0.9
     assert sum(model_dog.get(tok, 0) for tok in DOG_OBJECTS) > 0.9
-    for tok in CAT_OBJECTS:  # LESSONS.md: about 0.25 each
+    for tok in CAT_OBJECTS:  # about 0.25 each, as in the corpus
         assert abs(model_cat[tok] - 0.25) < 0.05
     # the corpus's own counts: a quarter each for the animal's four objects
     assert series(left, 2) == {tok: 0.25 for tok in CAT_OBJECTS} | {
@@ -233,7 +233,7 @@ def test_default_training_tells_cat_from_dog(default_run):
     cat = next_token_distribution(result.params, result.config, result.vocab, ["ねこ", "は"])
     dog = next_token_distribution(result.params, result.config, result.vocab, ["いぬ", "は"])
     tv = total_variation(cat, dog)
-    assert tv > 0.95  # LESSONS.md: ≈ 0.998
+    assert tv > 0.95  # ≈ 0.998 with the defaults
     text = all_text(at)
     assert f"**{100 * tv:.1f}%**" in text and "**0.0%**" in text and "**100.0%**" in text
     # は looks back at ねこ: the largest weight is shown, and it is well above an even spread
@@ -423,3 +423,10 @@ def test_prefixes_are_sentence_starts_from_the_corpus():
     assert parts.PREFIXES[:2] == (("ねこ",), ("ねこ", "は"))
     assert ("いぬ", "は") in parts.PREFIXES and len(set(parts.PREFIXES)) == len(parts.PREFIXES)
     assert all(any(s[: len(p)] == p for s in CORPUS) for p in parts.PREFIXES)
+
+
+def test_parameter_table_is_a_deep_dive_in_an_expander(lang):
+    at = open_page(PAGE, lang, {"gpt_seed": "998"})
+    (expander,) = [e for e in at.expander if e.label in ("What the parameters are", "パラメータの内訳")]
+    assert len(expander.table) == 1
+    assert parameter_total(at) == f"{expected_parameters(32, 2):,}"

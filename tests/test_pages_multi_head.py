@@ -41,7 +41,7 @@ def test_defaults_two_heads_side_by_side(lang):
     bars = frames(at)[0]
     pronoun = bars[bars["series_order"] == 0].sort_values("order")["value"].to_numpy()
     previous = bars[bars["series_order"] == 1].sort_values("order")["value"].to_numpy()
-    # LESSONS.md §2 / §6: それ's pronoun head: 猫 18.8 %, 魚 65.7 %, それ 3.7 %
+    # the attention lesson's figures: それ's pronoun head: 猫 18.8 %, 魚 65.7 %, それ 3.7 %
     np.testing.assert_allclose(pronoun[[0, 2, 6]], [0.188, 0.657, 0.037], atol=5e-4)
     # previous-token head, computed here: key one-hot, query 10·e_(i-1), d_k = 10
     s = np.exp(10 / np.sqrt(10))

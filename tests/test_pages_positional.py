@@ -78,7 +78,7 @@ def test_formula_table_and_same_token_table(lang):
     for pos in (0, 1, 7, 11):
         assert list(table.iloc[pos, 1:]) == [fmt(x, 3) for x in expected[pos]]
     same = at.dataframe[3].value
-    # LESSONS.md §5: [0.8, 0.2, -0.1, 0.5] + PE(pos) for pos 0, 1, 2 (d_model 4)
+    # the lesson's worked example: [0.8, 0.2, -0.1, 0.5] + PE(pos) for pos 0, 1, 2 (d_model 4)
     sums = np.array([0.8, 0.2, -0.1, 0.5]) + pe(3, 4)
     assert list(same.iloc[:, 3]) == [fvec(v) for v in sums]
     assert same.iloc[0, 3] == "[0.80, 1.20, −0.10, 1.50]"
