@@ -1,6 +1,8 @@
 """Layer 1: the positional-encoding functions against hand-computed values,
 the lesson's worked figures and properties that hold for any size."""
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -238,3 +240,10 @@ def test_explorer_needs_two_positions(n, d, reason):
     with pytest.raises(EncodingSizeError) as err:
         encoding_explorer(n, d)
     assert err.value.reason == reason
+
+
+def test_more_hands_make_neighbours_more_alike():
+    """The positional quiz: adding slower hands raises cos(PE_0, PE_1), it never lowers it."""
+    cosines = [encoding_explorer(50, d).neighbour_cosine for d in range(2, 130, 2)]
+    assert all(b >= a - 1e-12 for a, b in itertools.pairwise(cosines))
+    assert cosines[0] == pytest.approx(np.cos(1.0))  # one hand: neighbours are 1 rad apart
