@@ -202,3 +202,27 @@ def random_multi_head(
         raise ValueError(f"n_heads must divide d_model={d_model}, got {n_heads}")
     w_q, w_k, w_v, w_o = random_projections(d_model, d_model, rng, count=4)
     return MultiHeadRun(x, w_q, w_k, w_v, w_o, multi_head_attention(x, w_q, w_k, w_v, w_o, n_heads, mask))
+
+
+def offset_head(n: int, offset: int, strength: float = 10.0) -> tuple[np.ndarray, np.ndarray]:
+    """A hand-made head that looks ``offset`` tokens back, built from positions
+    alone: key j is the one-hot e_j ("I am position j"), query i is
+    strength · e_(i − offset) ("I want position i − offset"), or all zeros when
+    i − offset < 0 (that query then spreads its weight evenly over what it may see).
+    offset = 1 is the previous-token head.
+
+    Raises ValueError unless 1 ≤ offset < n.
+
+    Shapes: -> queries [n, n], keys [n, n]
+    """
+    if not 1 <= offset < n:
+        raise ValueError(f"offset must be between 1 and {n - 1}, got {offset}")
+    return strength * np.eye(n, k=-offset), np.eye(n)
+
+
+def top_keys(weights: np.ndarray) -> np.ndarray:
+    """For every head and query, the key with the largest weight (the first on a tie).
+
+    Shapes: weights [h, n, n] -> [h, n]
+    """
+    return np.argmax(np.asarray(weights), axis=-1)

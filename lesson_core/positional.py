@@ -9,9 +9,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lesson_core.attention import AttentionResult, scaled_dot_product_attention
+from lesson_core.attention import AttentionResult, causal_mask, scaled_dot_product_attention
 
 BASE = 10000.0
+GPT2_POSITIONS = 1024  # GPT-2 learns one position vector for each of its 1,024 positions (n_ctx)
+SAME_OUTPUT = 1e-12  # outputs closer than this are the same numbers up to floating-point rounding
 MAX_POSITIONS = 4096  # far beyond what a page draws; a guard against a huge request
 MAX_D_MODEL = 1024
 
@@ -182,12 +184,14 @@ def embed(tokens: Sequence[str], table: Mapping[str, Sequence[float]]) -> np.nda
     return np.array([table[tok] for tok in tokens], dtype=float)
 
 
-def self_attention(x: np.ndarray) -> AttentionResult:
-    """Attention with Q = K = V = X and no mask: softmax(X Xᵀ / √d) X.
+def self_attention(x: np.ndarray, causal: bool = False) -> AttentionResult:
+    """Attention with Q = K = V = X: softmax(X Xᵀ / √d + M) X, where M is the
+    causal mask of lesson 4 when ``causal`` (position i sees keys j ≤ i), else 0.
 
     Shapes: x [n, d] -> output [n, d], weights [n, n]
     """
-    return scaled_dot_product_attention(x, x, x)
+    mask = causal_mask(x.shape[0]) if causal else None
+    return scaled_dot_product_attention(x, x, x, mask=mask)
 
 
 @dataclass(frozen=True)
@@ -200,6 +204,8 @@ class OrderComparison:
     differences [n]   max_k |outputs_a[i, k] − outputs_b[match[i], k]|
     largest           the largest of those differences
     largest_at        the position in a of the token where it occurs
+    unchanged [n]     differences[i] <= SAME_OUTPUT: the token's output is the same in
+                      both sentences (up to rounding in the last bits)
     """
 
     outputs_a: np.ndarray
@@ -209,18 +215,29 @@ class OrderComparison:
     largest: float
     largest_at: int
 
+    @property
+    def unchanged(self) -> np.ndarray:
+        return self.differences <= SAME_OUTPUT
+
 
 def compare_word_orders(
     tokens_a: Sequence[str],
     tokens_b: Sequence[str],
     table: Mapping[str, Sequence[float]],
     with_positions: bool,
+    causal: bool = False,
 ) -> OrderComparison:
     """Run self_attention on both sentences (X, or X + PE when
-    ``with_positions``) and compare each token's output with the same token's
-    output in the other sentence. Without positions the two output sets are the
-    same vectors, permuted: attention is permutation-equivariant,
-    Attention(P X) = P Attention(X).
+    ``with_positions``; with the causal mask when ``causal``) and compare each
+    token's output with the same token's output in the other sentence.
+
+    Without positions and without the mask the two output sets are the same
+    vectors, permuted: attention is permutation-equivariant,
+    Attention(P X) = P Attention(X). With the mask (still no positions), the
+    output at position i depends only on the token there and the *set* of
+    tokens at 0 … i, so a swap of two tokens changes the outputs at and after
+    the first of them up to the second (their prefixes are different sets, or
+    the query differs) and leaves every later position identical.
 
     The sentences must use the same tokens, each once (ValueError otherwise).
 
@@ -231,8 +248,50 @@ def compare_word_orders(
     xa, xb = embed(tokens_a, table), embed(tokens_b, table)
     if with_positions:
         xa, xb = add_positions(xa), add_positions(xb)
-    out_a, out_b = self_attention(xa).output, self_attention(xb).output
+    out_a, out_b = self_attention(xa, causal).output, self_attention(xb, causal).output
     match = np.array([list(tokens_b).index(tok) for tok in tokens_a])
     differences = np.max(np.abs(out_a - out_b[match]), axis=1)
     at = int(np.argmax(differences))
     return OrderComparison(out_a, out_b, match, differences, float(differences[at]), at)
+
+
+@dataclass(frozen=True)
+class SingleHand:
+    """What one clock hand (d_model = 2, wavelength λ = 2π positions) does.
+
+    wavelength           λ, positions per turn
+    one_turn             round(λ), the whole number of positions closest to one turn
+    one_turn_distance    ‖PE_0 − PE_one_turn‖: a whole turn never lands on a position
+    turns_apart          (j − i) / λ for the closest pair (i, j) of the positions shown
+    closest_distance     ‖PE_i − PE_j‖ for that pair
+    """
+
+    wavelength: float
+    one_turn: int
+    one_turn_distance: float
+    turns_apart: float
+    closest_distance: float
+
+
+def single_hand(view: PositionMap) -> SingleHand:
+    """For an explorer view with d_model = 2: ‖PE_p − PE_q‖ = 2 |sin((p − q) / 2)|,
+    which is 0 only when p − q is a multiple of 2π; no whole number is, so the
+    marks come close only where p − q is near k · 2π, and the more turns the
+    positions make, the closer some offset gets (44 ≈ 7 · 2π).
+
+    Raises ValueError for a view with d_model other than 2.
+
+    Shapes: view.pe [n, 2] -> scalars
+    """
+    if view.pe.shape[1] != 2:
+        raise ValueError("single_hand needs d_model = 2")
+    lam = float(view.wavelengths[0])
+    one = round(lam)
+    i, j = view.closest
+    return SingleHand(
+        wavelength=lam,
+        one_turn=one,
+        one_turn_distance=float(2 * abs(np.sin(one / 2))),
+        turns_apart=float((j - i) / lam),
+        closest_distance=view.closest_distance,
+    )

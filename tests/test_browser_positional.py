@@ -40,3 +40,26 @@ def test_d_model_moves_in_even_steps(page, app_url):
     page.wait_for_selector(IDLE)
     assert "pe_d=18" in page.url
     assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_mask_switch_shows_which_outputs_stay(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/positional?lang=en")
+    page.get_by_text("Causal mask (lesson 4)").first.click()
+    masked = page.get_by_text("With the mask, the outputs at").first
+    expect(masked).to_contain_text("を (object marker), 追う (chase)", timeout=20_000)
+    page.wait_for_selector(IDLE)
+    assert "pe_mask=true" in page.url.lower()
+    assert page.locator('[data-testid="stException"]').count() == 0
+
+
+def test_waves_sit_right_above_their_sliders_on_a_phone(page, app_url):
+    page.set_viewport_size({"width": 390, "height": 844})
+    open_app(page, f"{app_url}/positional?lang=en")
+    slider = page.get_by_role("slider").nth(0)
+    slider.scroll_into_view_if_needed()
+    waves = page.locator('[data-testid="stVegaLiteChart"]').first
+    box, below = waves.bounding_box(), slider.bounding_box()
+    assert box and below and box["y"] + box["height"] <= below["y"] < box["y"] + box["height"] + 250
+    assert page.locator('[data-testid="stException"]').count() == 0

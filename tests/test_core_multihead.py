@@ -1,5 +1,5 @@
 """Layer 1: the multi-head lesson's functions against hand-computed values,
-the figures of LESSONS.md §6 and properties that hold for any head count."""
+the lesson's worked figures and properties that hold for any head count."""
 
 import numpy as np
 import pytest
@@ -45,7 +45,7 @@ def test_divisors():
 
 
 def test_gpt2_small_shapes():
-    # LESSONS.md §6: d = 768, 12 heads of 64; heads 10 × 64, concat 10 × 768, W_O 768 × 768
+    # GPT-2 small: d = 768, 12 heads of 64; heads 10 × 64, concat 10 × 768, W_O 768 × 768
     s = head_shapes(10, GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS)
     assert s.d_head == 64
     assert s.x == (10, 768) and s.w_q == (768, 64) and s.q == (10, 64)
@@ -68,7 +68,7 @@ def test_heads_always_fill_the_width_again(h, n):
 
 def test_pronoun_head_is_the_attention_lesson():
     heads = hand_made_heads()
-    # LESSONS.md §2: それ -> 猫 18.8 %, が 1.5 %, 魚 65.7 %, を 1.5 %, 食べた 6.1 %, 。 2.5 %, それ 3.7 %
+    # attention lesson: それ -> 猫 18.8 %, が 1.5 %, 魚 65.7 %, を 1.5 %, 食べた 6.1 %, 。 2.5 %, それ 3.7 %
     expected = [0.188, 0.015, 0.657, 0.015, 0.061, 0.025, 0.037, 0.0, 0.0, 0.0]
     np.testing.assert_allclose(heads.weights[0, IT], expected, atol=5e-4)
     np.testing.assert_allclose(heads.outputs[0, IT], [1.23, 2.01, 0.18, 0.12], atol=5e-3)
@@ -158,3 +158,46 @@ def test_split_heads_round_trip(h, seed):
     parts = split_heads(x, h)
     assert parts.shape == (h, 5, 12 // h)
     np.testing.assert_array_equal(parts.transpose(1, 0, 2).reshape(5, 12), x)
+
+
+def test_offset_head_with_k_1_is_the_previous_token_head():
+    from lesson_core.examples import PREVIOUS_TOKEN_KEYS, PREVIOUS_TOKEN_QUERIES
+    from lesson_core.multihead import offset_head
+
+    q, k = offset_head(10, 1)
+    np.testing.assert_array_equal(q, PREVIOUS_TOKEN_QUERIES)
+    np.testing.assert_array_equal(k, PREVIOUS_TOKEN_KEYS)
+    q2, _ = offset_head(4, 2)
+    np.testing.assert_array_equal(q2, [[0, 0, 0, 0], [0, 0, 0, 0], [10, 0, 0, 0], [0, 10, 0, 0]])
+    for bad in (0, 4, -1):
+        with pytest.raises(ValueError):
+            offset_head(4, bad)
+
+
+def test_look_back_head_lands_k_back_and_top_keys():
+    from lesson_core import causal_mask
+    from lesson_core.examples import PRONOUN
+    from lesson_core.multihead import offset_head, top_keys
+
+    for k in (1, 2, 3):
+        q, keys = offset_head(10, k)
+        heads = parallel_heads([q], [keys], [PRONOUN.vectors], mask=causal_mask(10))
+        tops = top_keys(heads.weights)[0]
+        np.testing.assert_array_equal(tops[k:], np.arange(10 - k))
+    assert list(top_keys(np.array([[[0.2, 0.8], [0.5, 0.5]]]))[0]) == [1, 0]  # a tie: the first
+
+
+def test_doubling_sore_query_sharpens_its_weights():
+    """The multi-head quiz: twice the query, twice every score gap: 魚 gains, every other token loses."""
+    from lesson_core import causal_mask
+    from lesson_core.attention import scaled_dot_product_attention
+    from lesson_core.examples import PRONOUN
+
+    it, fish = PRONOUN.index("それ"), PRONOUN.index("魚")
+    q = np.array(PRONOUN.queries, dtype=float)
+    w1 = scaled_dot_product_attention(q, PRONOUN.vectors, PRONOUN.vectors, mask=causal_mask(10)).weights[it]
+    q[it] *= 2
+    w2 = scaled_dot_product_attention(q, PRONOUN.vectors, PRONOUN.vectors, mask=causal_mask(10)).weights[it]
+    assert w2[fish] > w1[fish] and w2.sum() == pytest.approx(1.0)
+    others = [j for j in range(it + 1) if j != fish]
+    assert (w2[others] < w1[others]).all()

@@ -1,5 +1,7 @@
 """Layer 1: the positional-encoding functions against hand-computed values,
-the figures of LESSONS.md §5 and properties that hold for any size."""
+the lesson's worked figures and properties that hold for any size."""
+
+import itertools
 
 import numpy as np
 import pytest
@@ -18,6 +20,7 @@ from lesson_core.positional import (
     pairwise_distances,
     position_similarity,
     self_attention,
+    single_hand,
     sinusoidal_encoding,
     token_at_positions,
     wavelengths,
@@ -39,7 +42,7 @@ def test_table_12_by_8_hand_values():
 
 
 def test_same_token_at_positions_0_1_2():
-    # LESSONS.md §5: [0.8, 0.2, -0.1, 0.5] at positions 0, 1, 2, d_model = 4
+    # the lesson's worked example: [0.8, 0.2, -0.1, 0.5] at positions 0, 1, 2, d_model = 4
     placed = token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITIONS)
     np.testing.assert_allclose(placed.position_vectors[0], [0, 1, 0, 1], atol=1e-15)
     # position 1: angles 1 and 1/10000^(2/4) = 0.01
@@ -78,6 +81,64 @@ def test_word_order_with_positions_differs():
     assert cmp.largest == pytest.approx(diff.max())
     assert cmp.largest > 0.3
     assert a[cmp.largest_at] in ("ねこ", "いぬ")  # the two tokens that moved change most
+
+
+def masked_attend(x: np.ndarray) -> np.ndarray:
+    """Causal self-attention written out again: row i sees rows 0 … i only."""
+    n = len(x)
+    s = x @ x.T / np.sqrt(x.shape[1])
+    s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    return (w / w.sum(axis=1, keepdims=True)) @ x
+
+
+def test_word_order_under_the_causal_mask_changes_only_the_first_three_positions():
+    """With the causal mask and no positions, swapping ねこ and いぬ (positions 0
+    and 2) changes the outputs at ねこ, が, いぬ and leaves を and 追う identical:
+    from position 3 on the prefix holds the same tokens, only in another order."""
+    a, b = WORD_ORDER
+    cmp = compare_word_orders(a, b, WORD_ORDER_EMBEDDINGS, with_positions=False, causal=True)
+    oa = masked_attend(np.array([WORD_ORDER_EMBEDDINGS[t] for t in a]))
+    ob = masked_attend(np.array([WORD_ORDER_EMBEDDINGS[t] for t in b]))
+    diff = np.abs(oa - ob[[2, 1, 0, 3, 4]]).max(axis=1)
+    np.testing.assert_allclose(cmp.differences, diff, atol=1e-12)
+    assert (cmp.differences[:3] > 0.05).all()
+    assert (cmp.differences[3:] < 1e-12).all()
+    np.testing.assert_array_equal(cmp.unchanged, [False, False, False, True, True])
+    # by position too: rows 3 and 4 are the same numbers in both sentences
+    np.testing.assert_allclose(cmp.outputs_a[3:], cmp.outputs_b[3:], atol=1e-12)
+    # without the mask nothing changes; with positions everything does
+    assert compare_word_orders(a, b, WORD_ORDER_EMBEDDINGS, with_positions=False).unchanged.all()
+    placed = compare_word_orders(a, b, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=True)
+    assert not placed.unchanged.any()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(3, 7), st.data())
+def test_masked_swap_leaves_every_later_position_alone(seed, n, data):
+    """Any swap of positions i < j: under the mask the outputs from j + 1 on stay the same."""
+    i = data.draw(st.integers(0, n - 2))
+    j = data.draw(st.integers(i + 1, n - 1))
+    rng = np.random.default_rng(seed)
+    tokens = [f"w{k}" for k in range(n)]
+    table = {tok: rng.normal(size=3) for tok in tokens}
+    swapped = list(tokens)
+    swapped[i], swapped[j] = swapped[j], swapped[i]
+    cmp = compare_word_orders(tokens, swapped, table, with_positions=False, causal=True)
+    assert cmp.unchanged[j + 1 :].all()
+    assert not cmp.unchanged[i]  # at i, the prefix holds another token
+
+
+def test_one_hand_one_turn_is_not_near_many_turns_are():
+    hand = single_hand(encoding_explorer(50, 2))
+    assert hand.wavelength == pytest.approx(2 * np.pi)
+    assert hand.one_turn == 6
+    assert hand.one_turn_distance == pytest.approx(2 * abs(np.sin(3.0)))  # 0.282: not near
+    assert hand.one_turn_distance > 0.25
+    assert hand.turns_apart == pytest.approx(44 / (2 * np.pi))  # about 7 turns
+    assert hand.closest_distance < 0.02
+    with pytest.raises(ValueError):
+        single_hand(encoding_explorer(50, 4))
 
 
 def test_compare_word_orders_needs_the_same_tokens():
@@ -179,3 +240,10 @@ def test_explorer_needs_two_positions(n, d, reason):
     with pytest.raises(EncodingSizeError) as err:
         encoding_explorer(n, d)
     assert err.value.reason == reason
+
+
+def test_more_hands_make_neighbours_more_alike():
+    """The positional quiz: adding slower hands raises cos(PE_0, PE_1), it never lowers it."""
+    cosines = [encoding_explorer(50, d).neighbour_cosine for d in range(2, 130, 2)]
+    assert all(b >= a - 1e-12 for a, b in itertools.pairwise(cosines))
+    assert cosines[0] == pytest.approx(np.cos(1.0))  # one hand: neighbours are 1 rad apart

@@ -41,7 +41,7 @@ def test_defaults_two_heads_side_by_side(lang):
     bars = frames(at)[0]
     pronoun = bars[bars["series_order"] == 0].sort_values("order")["value"].to_numpy()
     previous = bars[bars["series_order"] == 1].sort_values("order")["value"].to_numpy()
-    # LESSONS.md §2 / §6: それ's pronoun head: 猫 18.8 %, 魚 65.7 %, それ 3.7 %
+    # the attention lesson's figures: それ's pronoun head: 猫 18.8 %, 魚 65.7 %, それ 3.7 %
     np.testing.assert_allclose(pronoun[[0, 2, 6]], [0.188, 0.657, 0.037], atol=5e-4)
     # previous-token head, computed here: key one-hot, query 10·e_(i-1), d_k = 10
     s = np.exp(10 / np.sqrt(10))
@@ -153,29 +153,41 @@ def test_every_query_token_renders(lang):
             assert bars[bars["series_order"] == k]["value"].sum() == pytest.approx(1.0)
 
 
-def test_task_t1_heads_agree_on_a_particle():
-    at = open_page(PAGE)
-    at.selectbox(key="mh_query").set_value(0).run()  # 猫: both look at itself, does not count
-    assert not task_done(at, "t1")
-    at.selectbox(key="mh_query").set_value(3).run()  # を: both heads look most at 魚
-    assert task_done(at, "t1")
+def test_look_back_head_follows_k(lang):
+    """k = 2: the look-back head is written out again here (key one-hot, query
+    10·e_(i−2), d_k = 10, causal mask); それ then looks most at 食べた."""
+    at = open_page(PAGE, lang)
+    at.select_slider(key="mh_offset").set_value(2).run()
+    assert_clean(at)
+    bars = frames(at)[0]
+    back = bars[bars["series_order"] == 1].sort_values("order")["value"].to_numpy()
+    s = np.exp(10 / np.sqrt(10))
+    expected = np.array([1, 1, 1, 1, s, 1, 1, 0, 0, 0]) / (s + 6)
+    np.testing.assert_allclose(back, expected, atol=5e-4)
+    maps = head_maps(at)
+    cells = maps[1]
+    two_back = cells[cells["col_i"] == cells["row_i"] - 2]
+    assert len(two_back) == 8 and (two_back["value"] > 0.7).all()
+    # が (position 1) has nothing two back: an even spread over 猫 and が
+    row1 = cells[(cells["row_i"] == 1) & ~cells["masked"]]
+    np.testing.assert_allclose(row1["value"], [0.5, 0.5], atol=5e-4)
+    assert "k = 2" in all_text(at)
 
 
-def test_task_t2_thin_heads():
-    at = open_page(PAGE)
-    at.select_slider(key="mh_heads").set_value(16).run()
-    assert not task_done(at, "t2")
-    at.select_slider(key="mh_heads").set_value(24).run()
-    assert task_done(at, "t2")
-
-
-def test_task_t3_new_seed():
-    at = open_page(PAGE)
-    assert not task_done(at, "t3")
-    before = frames(at)[-1]["value"].to_numpy()
-    at.slider(key="mh_seed").set_value(7).run()
-    assert task_done(at, "t3")
-    assert not np.allclose(frames(at)[-1]["value"].to_numpy(), before)
+def test_run_text_names_the_weight_it_shows(lang):
+    """The sentence under the run gives the largest weight with それ as the query
+    (its row), the head and the token it lands on, all read off the maps."""
+    at = open_page(PAGE, lang)
+    maps = head_maps(at)[2:4]  # the run's two heads (seed 0, h = 2)
+    rows = np.array([m[m["row_i"] == IT].sort_values("col_i")["value"].to_numpy() for m in maps])
+    head, key = np.unravel_index(np.argmax(rows), rows.shape)
+    start = "None of these heads" if lang == "en" else "どのヘッドも学習前"
+    (flat,) = [m.value for m in at.markdown if m.value.strip().startswith(start)]
+    assert f"**{100 * rows.max():.1f}%**" in flat
+    assert TOKENS[key] in flat and str(head + 1) in flat
+    assert ("as the query" in flat) if lang == "en" else ("をクエリにしたとき" in flat)
+    # the largest weight given TO それ (its column) is a different number
+    assert f"{100 * max(m[m['col_i'] == IT]['value'].max() for m in maps):.1f}%" not in flat
 
 
 def test_quiz_right_and_wrong(lang):
@@ -188,8 +200,9 @@ def test_quiz_right_and_wrong(lang):
 
 
 def test_shared_link_restores_the_controls():
-    at = open_page(PAGE, "en", {"mh_query": "を", "mh_heads": "24", "mh_seed": "7", "mh_run_heads": "8"})
-    assert at.selectbox(key="mh_query").value == 3
+    params = {"mh_query": "を", "mh_heads": "24", "mh_seed": "7", "mh_run_heads": "8", "mh_offset": "3"}
+    at = open_page(PAGE, "en", params)
+    assert at.selectbox(key="mh_query").value == 3 and at.select_slider(key="mh_offset").value == 3
     assert at.select_slider(key="mh_heads").value == 24
     assert at.slider(key="mh_seed").value == 7 and at.select_slider(key="mh_run_heads").value == 8
     assert len(at.tabs) == 8
@@ -199,8 +212,8 @@ def test_shared_link_restores_the_controls():
     "params",
     [
         {"mh_heads": "5", "mh_run_heads": "3", "mh_seed": "1000", "mh_query": "<script>alert(1)</script>"},
-        {"mh_heads": "0", "mh_run_heads": "-8", "mh_seed": "nan", "mh_query": ""},
-        {"mh_heads": "1e308", "mh_run_heads": "16", "mh_seed": "-1", "mh_query": "ねこ"},
+        {"mh_heads": "0", "mh_run_heads": "-8", "mh_seed": "nan", "mh_query": "", "mh_offset": "0"},
+        {"mh_heads": "1e308", "mh_run_heads": "16", "mh_seed": "-1", "mh_query": "ねこ", "mh_offset": "10"},
     ],
 )
 def test_bad_url_values_fall_back_to_the_defaults(lang, params):
@@ -210,6 +223,7 @@ def test_bad_url_values_fall_back_to_the_defaults(lang, params):
     assert at.select_slider(key="mh_run_heads").value == 2
     assert at.slider(key="mh_seed").value == 0
     assert at.selectbox(key="mh_query").value == IT
+    assert at.select_slider(key="mh_offset").value == 1
 
 
 def test_no_placeholder_left_unfilled(lang):
@@ -238,3 +252,11 @@ def test_a_head_count_that_does_not_divide_gets_a_clear_message(lang):
     assert not at.exception
     assert len(at.error) == 1 and "768" in at.error[0].value
     assert not at.dataframe
+
+
+def test_one_head_reads_as_english():
+    at = open_page(PAGE, "en", {"mh_heads": "1", "mh_run_heads": "1"})
+    assert at.select_slider(key="mh_heads").value == 1 and at.select_slider(key="mh_run_heads").value == 1
+    cells = [str(x) for frame in at.dataframe for x in frame.value.to_numpy().ravel()]
+    text = all_text(at) + "\n".join(cells)
+    assert not re.search(r"\b1 (heads|outputs|slices)\b|\bthe 1 of them\b", text)

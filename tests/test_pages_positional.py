@@ -78,7 +78,7 @@ def test_formula_table_and_same_token_table(lang):
     for pos in (0, 1, 7, 11):
         assert list(table.iloc[pos, 1:]) == [fmt(x, 3) for x in expected[pos]]
     same = at.dataframe[3].value
-    # LESSONS.md §5: [0.8, 0.2, -0.1, 0.5] + PE(pos) for pos 0, 1, 2 (d_model 4)
+    # the lesson's worked example: [0.8, 0.2, -0.1, 0.5] + PE(pos) for pos 0, 1, 2 (d_model 4)
     sums = np.array([0.8, 0.2, -0.1, 0.5]) + pe(3, 4)
     assert list(same.iloc[:, 3]) == [fvec(v) for v in sums]
     assert same.iloc[0, 3] == "[0.80, 1.20, −0.10, 1.50]"
@@ -207,3 +207,91 @@ def test_sizes_the_core_rejects_get_a_clear_message(lang):
     assert "2" in messages[1]
     assert "256" in messages[2] and "128" in messages[2]
     assert all("{" not in m and "Error" not in m for m in messages)
+
+
+def masked_attend(x: np.ndarray) -> np.ndarray:
+    n = len(x)
+    s = np.where(np.tril(np.ones((n, n), bool)), x @ x.T / np.sqrt(x.shape[1]), -np.inf)
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    return (w / w.sum(axis=1, keepdims=True)) @ x
+
+
+def test_causal_mask_switch_shows_which_outputs_change(lang):
+    """Without the mask the word-order table differs nowhere; with it, ねこ, が, いぬ
+    differ and を, 追う stay the same, and the text names them from the numbers."""
+    at = open_page(PAGE, lang)
+    assert at.toggle(key="pe_mask").value is False
+    text = all_text(at)
+    assert ("マスクをかけると" if lang == "ja" else "With the mask,") not in text
+    at.toggle(key="pe_mask").set_value(True).run()
+    assert_clean(at)
+    plain = at.dataframe[0].value
+    oa = masked_attend(np.array([TOKENS[t] for t in A]))
+    ob = masked_attend(np.array([TOKENS[t] for t in B]))
+    diff = np.abs(oa - ob[[2, 1, 0, 3, 4]]).max(axis=1)
+    assert list(plain.iloc[:, 5]) == [fmt(x, 3) for x in diff]
+    assert list(plain.iloc[:, 5])[3:] == ["0.000", "0.000"]
+    assert all(x != "0.000" for x in list(plain.iloc[:, 5])[:3])
+    text = all_text(at)
+    start = "マスクをかけると" if lang == "ja" else "With the mask,"
+    (masked,) = [m.value for m in at.markdown if m.value.strip().startswith(start)]
+    sep = "、" if lang == "ja" else ", "
+    gl = (lambda tok: tok) if lang == "ja" else (lambda tok: f"{tok} (")
+    changed, kept = masked.split("**")[1], masked.split("**")[3]
+    for tok in ("ねこ", "が", "いぬ"):
+        assert gl(tok) in changed and tok not in kept
+    for tok in ("を", "追う"):
+        assert gl(tok) in kept and tok not in changed
+    assert changed.count(sep) == 2 and kept.count(sep) == 1
+    assert fmt(diff.max(), 3) in text
+    # the placed table follows the switch too: attention with X + PE under the mask
+    placed = at.dataframe[1].value
+    qa = masked_attend(np.array([TOKENS[t] for t in A]) + pe(5, 4))
+    qb = masked_attend(np.array([TOKENS[t] for t in B]) + pe(5, 4))
+    assert list(placed.iloc[:, 5]) == [fmt(x, 3) for x in np.abs(qa - qb[[2, 1, 0, 3, 4]]).max(axis=1)]
+    assert "0.000" not in list(placed.iloc[:, 5])
+
+
+def test_one_hand_text_says_one_turn_is_not_enough(lang):
+    at = open_page(PAGE, lang, {"pe_n": "50"})
+    at.select_slider(key="pe_d").set_value(2).run()
+    text = all_text(at)
+    assert f"**{fmt(2 * abs(np.sin(3.0)), 3)}**" in text  # position 6 vs 0: one turn, still 0.282 apart
+    assert fmt(44 / (2 * np.pi), 3) in text  # positions 0 and 44: about 7 turns
+    assert f"**{fmt(2 * abs(np.sin(22.0)), 3)}**" in text
+    assert "about a whole turn apart" not in text and "ちょうど一回転ぶん離れた位置どうし" not in text
+
+
+def test_reference_table_sits_in_an_expander(lang):
+    at = open_page(PAGE, lang)
+    (expander,) = [e for e in at.expander if "12" in e.label and "8" in e.label]
+    assert len(expander.dataframe) == 1 and expander.dataframe[0].value.shape == (12, 9)
+
+
+def test_waves_come_before_their_controls():
+    """On a phone the page is one column: the waves must sit right above the
+    sliders that change them (same fragment), not a screen away."""
+    from streamlit.testing.v1.element_tree import Block
+
+    def walk(node):
+        if isinstance(node, Block):
+            for child in node.children.values():
+                yield from walk(child)
+        else:
+            yield node
+
+    nodes = list(walk(open_page(PAGE, "en").main))
+    slider = next(i for i, n in enumerate(nodes) if getattr(n, "key", None) == "pe_n")
+    charts_before = [i for i, n in enumerate(nodes[:slider]) if n.type == "vega_lite_chart"]
+    assert charts_before, "the waves chart should come before its controls"
+    between = nodes[charts_before[-1] + 1 : slider]
+    assert all(n.type not in ("vega_lite_chart", "dataframe") for n in between)
+
+
+@pytest.mark.parametrize(("n", "many"), [(7, False), (19, False), (20, True), (256, True)])
+def test_one_hand_speaks_of_many_turns_only_when_they_are_shown(n, many):
+    at = open_page(PAGE, "en", {"pe_n": str(n)})
+    at.select_slider(key="pe_d").set_value(2).run()
+    text = all_text(at)
+    assert ("After several turns" in text) is many
+    assert ("Show more positions" in text) is not many

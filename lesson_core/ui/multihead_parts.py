@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import numpy as np
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
 from lesson_core.ui import charts, views
@@ -14,6 +15,7 @@ from lesson_core.ui.i18n import gloss, num, pct, t, vec
 
 URL = {"bind": "query-params"}
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
+MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back
 
 
 def narrow_heatmap_spec(x_title: str, y_title: str, colour_title: str, legend: str) -> dict:
@@ -53,8 +55,8 @@ def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: st
     charts.show(charts.grouped_bar_frame(labels, series, pct), spec, alt_text)
 
 
-def head_label(name: str) -> str:
-    return t(f"multi_head.heads.{name}")
+def head_label(name: str, offset: int = 1) -> str:
+    return t(f"multi_head.heads.{name}", k=offset)
 
 
 def query_select(tokens: Sequence[str], default: int) -> int:
@@ -69,15 +71,36 @@ def query_select(tokens: Sequence[str], default: int) -> int:
     )
 
 
+def offset_select(n: int) -> int:
+    """How many tokens back the look-back head looks (1 = the previous token)."""
+    return int(
+        st.select_slider(
+            t("multi_head.heads.offset_label"),
+            list(range(1, MAX_OFFSET + 1)),
+            1,
+            help=t("multi_head.heads.offset_help"),
+            key="mh_offset",
+            **URL,
+        )
+    )
+
+
 def heads_section(
-    tokens: Sequence[str], heads: HandMadeHeads, allowed: np.ndarray, query: int
+    tokens: Sequence[str],
+    heads: HandMadeHeads,
+    allowed: np.ndarray,
+    query: int,
+    offset: int,
+    bars_area: DeltaGenerator,
 ) -> tuple[int, int]:
-    """Both heads' weights for the query as bars, a sentence naming each head's
-    top token, the two full maps side by side and the concatenated outputs.
-    Returns each head's top token for the query."""
+    """Both heads' weights for the query as bars (drawn into ``bars_area``, above
+    the controls), a sentence naming each head's top token, the two full maps
+    side by side and the concatenated outputs. Returns each head's top token."""
     labels = [gloss(tok) for tok in tokens]
-    series = {head_label(name): heads.weights[k, query] for k, name in enumerate(HEAD_NAMES)}
-    head_bars(labels, series, t("multi_head.heads.bars_alt", query=labels[query]))
+    names = [head_label(name, offset) for name in HEAD_NAMES]
+    series = {name: heads.weights[k, query] for k, name in enumerate(names)}
+    with bars_area:
+        head_bars(labels, series, t("multi_head.heads.bars_alt", query=labels[query]))
     tops = [int(np.argmax(heads.weights[k, query])) for k in range(len(HEAD_NAMES))]
     st.markdown(
         t(
@@ -89,14 +112,14 @@ def heads_section(
             weight_b=pct(heads.weights[1, query, tops[1]]),
         )
     )
-    for column, k, name in zip(st.columns(2, gap="medium"), range(2), HEAD_NAMES, strict=True):
+    for column, k, name in zip(st.columns(2, gap="medium"), range(2), names, strict=True):
         with column:
-            st.subheader(head_label(name))
+            st.subheader(name)
             narrow_weights_map(
                 tokens,
                 heads.weights[k],
                 allowed,
-                t("multi_head.heads.map_alt", head=head_label(name), n=len(tokens)),
+                t("multi_head.heads.map_alt", head=name, n=len(tokens)),
             )
     st.markdown(
         t(
@@ -106,6 +129,7 @@ def heads_section(
             out_b=vec(heads.outputs[1, query]),
             concat=vec(heads.concat[query]),
             d_concat=heads.concat.shape[1],
+            d_v=heads.outputs.shape[-1],
         )
     )
     return tops[0], tops[1]

@@ -18,6 +18,7 @@ from lesson_core.positional import (
     PlacedToken,
     PositionMap,
     pairwise_distances,
+    single_hand,
 )
 from lesson_core.ui import charts
 from lesson_core.ui.i18n import gloss, num, t, vec
@@ -50,6 +51,19 @@ def size_controls() -> tuple[int, int]:
         **URL,
     )
     return int(n), int(d)
+
+
+def mask_switch() -> bool:
+    """Whether the word-order comparison uses the causal mask of lesson 4."""
+    return bool(
+        st.toggle(
+            t("positional.order.mask_label"),
+            False,
+            help=t("positional.order.mask_help"),
+            key="pe_mask",
+            **URL,
+        )
+    )
 
 
 def size_error(err: EncodingSizeError) -> None:
@@ -200,15 +214,43 @@ def matrix_map(
     charts.show(matrix_frame(values), spec, alt_text)
 
 
-def waves_section(view: PositionMap) -> None:
-    """The first dimensions as waves, and how fast the fastest and slowest hands turn."""
-    d = view.pe.shape[1]
-    st.subheader(t("positional.explore.waves_header", dims=min(WAVE_DIMS, d)))
+def waves_chart(view: PositionMap) -> None:
+    """The first dimensions as waves, under their subheader."""
+    st.subheader(t("positional.explore.waves_header", dims=min(WAVE_DIMS, view.pe.shape[1])))
     waves(view.pe)
+
+
+def hands_text(view: PositionMap) -> None:
+    """How fast the fastest and slowest hands turn; with a single hand, how close
+    one turn and many turns bring two marks."""
+    d = view.pe.shape[1]
     lam, turns = view.wavelengths, view.turns
+    if d == 2:
+        hand = single_hand(view)
+        i, j = view.closest
+        st.markdown(
+            t(
+                "positional.explore.hands_single",
+                fast=num(hand.wavelength, 2),
+                fast_turns=num(turns[0], 1),
+                one_turn=hand.one_turn,
+                one_turn_distance=num(hand.one_turn_distance, 3),
+            )
+        )
+        many = hand.closest_distance < hand.one_turn_distance  # some gap beats one turn
+        st.markdown(
+            t(
+                "positional.explore.hands_many" if many else "positional.explore.hands_few",
+                i=i,
+                j=j,
+                turns_apart=num(hand.turns_apart, 3),
+                distance=num(hand.closest_distance, 3),
+            )
+        )
+        return
     st.markdown(
         t(
-            "positional.explore.hands" if d > 2 else "positional.explore.hands_single",
+            "positional.explore.hands",
             fast=num(lam[0], 1),
             fast_turns=num(turns[0], 1),
             slow_dims=f"{d - 2}, {d - 1}",
