@@ -23,6 +23,7 @@ sentence = st.text_input(
     on_change=word_split.propose,  # Japanese without spaces -> words, shown in the box
     args=("pg_sentence", "pg_chars"),
 )
+st.caption(t("ux.enter_hint"))  # Streamlit's own hint is English, hidden on Japanese pages
 word_split.notice("pg_sentence", "ux.split_done")
 per_character = st.toggle(t("playground.per_character"), key="pg_chars", persist_state="session")
 parsed = tokenize(sentence, per_character)
