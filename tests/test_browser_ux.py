@@ -100,3 +100,21 @@ def test_course_map_titles_wrap_on_a_phone(phone, app_url, lang):
     open_app(phone, f"{app_url}/?lang={lang}")
     assert phone.locator('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]').count() >= 7
     assert phone.evaluate(CUT) == []
+
+
+def test_japanese_pages_hide_streamlits_english_hints(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url)
+    uploader = page.locator('[data-testid="stFileUploader"]')
+    expect(uploader.get_by_role("button", name="ファイルを選ぶ")).to_be_visible(timeout=20_000)
+    expect(uploader.get_by_text("Upload", exact=True)).not_to_be_visible()
+    expect(uploader.get_by_text(re.compile("per file"))).not_to_be_visible()
+    expect(page.get_by_text(re.compile(r"200 MB まで"))).to_be_visible()
+    open_app(page, f"{app_url}/playground")
+    box = page.locator('[data-testid="stTextInput"] input').first
+    box.fill("ねこ が すき")
+    expect(page.get_by_text("Press Enter to apply")).not_to_be_visible()
+    open_app(page, f"{app_url}/playground?lang=en")
+    page.locator('[data-testid="stTextInput"] input').first.fill("ねこ が すき")
+    expect(page.get_by_text("Press Enter to apply", exact=True)).to_be_visible()  # English keeps it

@@ -63,6 +63,8 @@ export default function (component) {
     window.__attentionLessonsObserver = new MutationObserver(later);
     window.__attentionLessonsObserver.observe(document.body, { childList: true, subtree: true });
     window.addEventListener("resize", later);
+    document.fonts.addEventListener("loadingdone", later);  // KaTeX's fonts change the widths
+    document.fonts.ready.then(later);
     // On a phone the sidebar covers the page: close it once a lesson is chosen.
     document.addEventListener("click", (event) => {
       const link = event.target.closest && event.target.closest(

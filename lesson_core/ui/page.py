@@ -16,6 +16,7 @@ from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
 
 PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
+ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
 EXTRA_PAGES = (  # pages after the lessons in the menu: (catalog prefix, path, icon)
     ("playground", course.PLAYGROUND, ":material/science:"),
     ("glossary", course.GLOSSARY, ":material/menu_book:"),
@@ -31,9 +32,10 @@ def available_lessons() -> tuple[course.Lesson, ...]:
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
 # narrow screen formulas use the body text size instead of KaTeX's 1.21 em.
-# Captions get a darker grey than Streamlit's (4.4 : 1 on white) for a
-# contrast of at least 4.5 : 1 on every background. The browser bridge has
-# no visible part. A link in the page (the home page's course map) wraps
+# Captions get a darker grey than Streamlit's (its text colour at 60 %
+# opacity: 4.4 : 1 on white), 6.4 : 1 on white and at least 5.5 : 1 on the
+# sidebar's and the info boxes' backgrounds. The browser bridge has no
+# visible part. A link in the page (the home page's course map) wraps
 # instead of being cut with an ellipsis on a phone. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
@@ -41,6 +43,7 @@ def available_lessons() -> tuple[course.Lesson, ...]:
 NARROW_SCREEN_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+.stApp [data-testid="stCaptionContainer"] { opacity: 1; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
 .st-key-browser_bridge { display: none; }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
@@ -63,6 +66,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     is counted as visited (the glossary passes "glossary", which is not counted).
     """
     forget_lang()  # a rerun may reuse the previous run's thread
+    st.session_state.pop(ONE_SHOT, None)
     lang = current_lang()
     st.sidebar.segmented_control(
         "言語 / Language",
@@ -107,9 +111,22 @@ def load_progress() -> progress.Progress:
 def completed(message_key: str | None) -> None:
     """Something new was completed: rerun the whole page at once, so the
     sidebar's counts (outside the fragment that noticed it) and the progress
-    kept in the browser follow; the toast is shown by that run."""
+    kept in the browser follow; the toast is shown by that run, and so are
+    the one-shot notes this run already took (see one_shot)."""
     st.session_state[COMPLETED] = message_key or ""
+    st.session_state.update(st.session_state.pop(ONE_SHOT, {}))
     st.rerun(scope="app")
+
+
+def one_shot(key: str, default=None):
+    """Take a note meant to be shown once (e.g. "sentence added") out of the
+    session state. If completed() reruns the app in the same run, the note is
+    put back so that the rerun shows it again."""
+    if key not in st.session_state:
+        return default
+    value = st.session_state.pop(key)
+    st.session_state.setdefault(ONE_SHOT, {})[key] = value
+    return value
 
 
 def save_progress(learner: progress.Progress) -> None:

@@ -9,6 +9,7 @@ import streamlit as st
 
 from lesson_core.japanese import proposed_split
 from lesson_core.ui.i18n import t
+from lesson_core.ui.page import one_shot
 
 
 def _flag(key: str) -> str:
@@ -32,5 +33,5 @@ def propose(key: str, unless: str | None = None) -> bool:
 
 def notice(key: str, message_key: str, **values: str) -> None:
     """Say once, right after it happened, that the text of ``key`` was split."""
-    if st.session_state.pop(_flag(key), False):
+    if one_shot(_flag(key), False):
         st.info(t(message_key, **values), icon=":material/content_cut:")
