@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lesson_core.word_vectors import seeded_vector
+
 MAX_TOKENS = 64
 MAX_CHARS = 1000
 MAX_ABS = 100.0  # bigger feature values only make softmax one-hot; refuse them
@@ -57,7 +59,8 @@ def bad_cells(values: np.ndarray) -> list[tuple[int, int, str]]:
 
 def default_vectors(tokens: tuple[str, ...], known: dict[str, np.ndarray], d: int) -> np.ndarray:
     """A starting vector per token: the hand-made one if the course knows the
-    token, zeros otherwise.
+    token, otherwise small numbers derived from the token's text.
 
     Shapes: -> [n, d]"""
-    return np.array([known.get(tok, np.zeros(d)) for tok in tokens], dtype=float).reshape(len(tokens), d)
+    rows = [known[tok] if tok in known else seeded_vector(tok, d) for tok in tokens]
+    return np.array(rows, dtype=float).reshape(len(tokens), d)

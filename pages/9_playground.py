@@ -6,7 +6,7 @@ from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_ABS, MAX_CHARS, MAX_TOKENS, bad_cells, default_vectors, tokenize
-from lesson_core.ui import setup_page, t, views
+from lesson_core.ui import setup_page, t, views, word_split
 from lesson_core.ui.i18n import md_escape
 
 KNOWN = dict(zip(PRONOUN.tokens, PRONOUN.vectors, strict=True))
@@ -20,7 +20,11 @@ sentence = st.text_input(
     max_chars=MAX_CHARS,
     key="pg_sentence",
     persist_state="session",
+    on_change=word_split.propose,  # Japanese without spaces -> words, shown in the box
+    args=("pg_sentence", "pg_chars"),
 )
+st.caption(t("ux.enter_hint"))  # Streamlit's own hint is English, hidden on Japanese pages
+word_split.notice("pg_sentence", "ux.split_done")
 per_character = st.toggle(t("playground.per_character"), key="pg_chars", persist_state="session")
 parsed = tokenize(sentence, per_character)
 if parsed.problem:

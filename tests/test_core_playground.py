@@ -41,5 +41,9 @@ def test_bad_cells_names_each_cell():
 
 def test_default_vectors():
     known = {"猫": np.array([3.0, 0, 0, 0])}
-    np.testing.assert_array_equal(default_vectors(("猫", "犬"), known, 4), [[3, 0, 0, 0], [0, 0, 0, 0]])
+    start = default_vectors(("猫", "犬", "犬", "鳥"), known, 4)
+    np.testing.assert_array_equal(start[0], [3, 0, 0, 0])  # a word the course knows keeps its vector
+    np.testing.assert_array_equal(start[1], start[2])  # the same word starts the same way
+    assert np.any(start[1] != 0) and np.any(start[1] != start[3])  # a new word is neither zero nor a copy
+    np.testing.assert_array_equal(start[1], default_vectors(("犬",), {}, 4)[0])  # and does not drift
     assert default_vectors((), known, 4).shape == (0, 4)

@@ -14,7 +14,7 @@ def test_requirements_txt_matches_pyproject():
     reqs = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     assert sorted(reqs) == sorted(project["dependencies"])
     names = {re.split(r"[<>=!~ ]", r)[0].lower() for r in reqs}
-    assert names == {"streamlit", "numpy", "pandas", "altair"}
+    assert names == {"streamlit", "numpy", "pandas", "altair", "sudachipy", "sudachidict_core"}
 
 
 def test_only_one_dependency_file_for_cloud():

@@ -16,8 +16,9 @@ import streamlit as st
 
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
-from lesson_core.ui import charts
+from lesson_core.ui import charts, word_split
 from lesson_core.ui.i18n import gloss, pct, t, vec
+from lesson_core.ui.page import one_shot
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
@@ -53,6 +54,8 @@ def added_sentences() -> list[Sentence]:
 
 
 def _add(base: Sequence[Sentence]) -> None:
+    if word_split.propose("bg_new"):  # Japanese without spaces: show the split, add on the next press
+        return
     added = list(st.session_state.get(ADDED, []))
     check = check_sentence(
         st.session_state.get("bg_new", ""), [*base, *map(split_sentence, added)], len(added)
@@ -88,7 +91,8 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
     with st.form("bg_add_form", clear_on_submit=False, border=True):
         st.text_input(t("bigram.add.label"), key="bg_new", placeholder=t("bigram.add.placeholder"))
         st.form_submit_button(t("bigram.add.button"), key="bg_add", on_click=_add, args=(tuple(base),))
-    code, values = st.session_state.pop(NOTICE, (None, {}))
+    word_split.notice("bg_new", "ux.split_check", button=t("bigram.add.button"))
+    code, values = one_shot(NOTICE, (None, {}))  # shown again if a ticked task reruns the page
     if code in ("added", "removed"):
         st.success(t(f"bigram.input.{code}", **values))
     elif code:

@@ -10,9 +10,13 @@ from urllib.parse import urlencode
 import streamlit as st
 
 from lesson_core import course, progress
+from lesson_core.ui import browser
+from lesson_core.ui.a11y import plain_maths
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
 
 PROGRESS_PARAM = "p"
+COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
+ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
 EXTRA_PAGES = (  # pages after the lessons in the menu: (catalog prefix, path, icon)
     ("playground", course.PLAYGROUND, ":material/science:"),
     ("glossary", course.GLOSSARY, ":material/menu_book:"),
@@ -28,9 +32,30 @@ def available_lessons() -> tuple[course.Lesson, ...]:
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
 # narrow screen formulas use the body text size instead of KaTeX's 1.21 em.
+# Captions get a darker grey than Streamlit's (its text colour at 60 %
+# opacity: 4.4 : 1 on white), 6.4 : 1 on white and at least 5.5 : 1 on the
+# sidebar's and the info boxes' backgrounds. The browser bridge has no
+# visible part. A link in the page (the home page's course map) wraps
+# instead of being cut with an ellipsis on a phone. The uploader's size
+# limit is said by our own caption; on Japanese pages (<html lang="ja">, set
+# by the bridge) Streamlit's English-only hints are hidden or relabelled
+# (see browser.py).
 NARROW_SCREEN_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+.stApp [data-testid="stCaptionContainer"] { opacity: 1; }
+.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
+.st-key-browser_bridge { display: none; }
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
+[data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {
+  white-space: normal; overflow: visible; text-overflow: clip;
+}
+html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: none; }
+[data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p { font-size: 0; }
+html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p::after {
+  content: var(--upload-label); font-size: 0.875rem;
+}
 </style>"""
 
 
@@ -41,6 +66,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     is counted as visited (the glossary passes "glossary", which is not counted).
     """
     forget_lang()  # a rerun may reuse the previous run's thread
+    st.session_state.pop(ONE_SHOT, None)
     lang = current_lang()
     st.sidebar.segmented_control(
         "言語 / Language",
@@ -58,6 +84,10 @@ def setup_page(lesson_id: str | None = None) -> str:
     if lesson_id in course.BY_ID and lesson_id not in learner.visited:
         learner.visited.add(lesson_id)
         save_progress(learner)
+    if (kept := browser.sync(lang, learner)) is not None:  # progress kept in this browser
+        save_progress(learner := kept)
+    if done := st.session_state.pop(COMPLETED, None):
+        st.toast(t(done), icon="🎉")
     draw_menu(lang, learner)
     return lang
 
@@ -76,6 +106,27 @@ def load_progress() -> progress.Progress:
         if not clean:
             st.toast(t("ui.progress_unreadable"), icon="⚠️")
     return st.session_state.progress
+
+
+def completed(message_key: str | None) -> None:
+    """Something new was completed: rerun the whole page at once, so the
+    sidebar's counts (outside the fragment that noticed it) and the progress
+    kept in the browser follow; the toast is shown by that run, and so are
+    the one-shot notes this run already took (see one_shot)."""
+    st.session_state[COMPLETED] = message_key or ""
+    st.session_state.update(st.session_state.pop(ONE_SHOT, {}))
+    st.rerun(scope="app")
+
+
+def one_shot(key: str, default=None):
+    """Take a note meant to be shown once (e.g. "sentence added") out of the
+    session state. If completed() reruns the app in the same run, the note is
+    put back so that the rerun shows it again."""
+    if key not in st.session_state:
+        return default
+    value = st.session_state.pop(key)
+    st.session_state.setdefault(ONE_SHOT, {})[key] = value
+    return value
 
 
 def save_progress(learner: progress.Progress) -> None:
@@ -130,22 +181,23 @@ def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **valu
     if newly:
         learner.tasks |= newly
         save_progress(learner)
+        completed("ui.task_done")
     with st.container(border=True):
         st.markdown(f"**{t('ui.try_this')}**")
         for tid in checks:
             done = f"{lesson_id}.{tid}" in learner.tasks
             mark = ":material/check_box:" if done else ":material/check_box_outline_blank:"
             st.markdown(f"{mark} {t(f'{lesson_id}.task.{tid}', **values)}")
-        if newly:
-            st.toast(t("ui.task_done"), icon="🎉")
     if share:  # here, so that the link follows the demo's fragment reruns
         share_view()
 
 
 def share_view() -> None:
     """A link that reopens this page with every control as it is now (the
-    controls are bound to the URL, so the current query string is the state)."""
+    controls are bound to the URL, so the current query string is the state).
+    The progress stays out: it is the sharer's, not part of the view."""
     params = st.query_params.to_dict() | {"lang": current_lang()}
+    params.pop(PROGRESS_PARAM, None)  # the view, not the sharer's progress
     url = f"{st.context.url or ''}?{urlencode(params)}"
     with st.popover(t("ui.share"), icon=":material/link:"):
         st.caption(t("ui.share_help"))
@@ -163,7 +215,7 @@ def quiz(lesson_id: str, quiz_id: str) -> None:
         t(f"{base}.question"),
         range(len(options)),
         index=None,
-        format_func=options.__getitem__,
+        format_func=lambda i: plain_maths(options[i]),  # a formula alone has no name a screen reader can say
         key=f"{lesson_id}_{quiz_id}",
     )
     if choice is None:
@@ -176,6 +228,7 @@ def quiz(lesson_id: str, quiz_id: str) -> None:
     if right and f"{lesson_id}.{quiz_id}" not in learner.quizzes:
         learner.quizzes.add(f"{lesson_id}.{quiz_id}")
         save_progress(learner)
+        completed(None)  # the feedback above says it already
 
 
 def quizzes(lesson_id: str) -> None:

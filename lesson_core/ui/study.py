@@ -15,12 +15,13 @@ def terms(*term_ids: str) -> None:
     """A row of look-ups for the terms a section introduces: each opens a short
     definition with a link to the term in the glossary."""
     query = urlencode(link_params())
-    columns = st.columns(len(term_ids) + 1, vertical_alignment="center")
-    columns[0].caption(t("glossary.terms_label"))
-    for column, term in zip(columns[1:], term_ids, strict=True):
-        with column.popover(t(f"glossary.{term}.name"), icon=":material/menu_book:"):
-            st.markdown(t(f"glossary.{term}.short"))
-            st.markdown(f"[{t('glossary.more')}]({glossary_path()}?{query}#{anchor(term)})")
+    # one row that wraps (columns would stack one button per line on a phone)
+    with st.container(horizontal=True, vertical_alignment="center"):
+        st.caption(t("glossary.terms_label"))
+        for term in term_ids:
+            with st.popover(t(f"glossary.{term}.name"), icon=":material/menu_book:", width="content"):
+                st.markdown(t(f"glossary.{term}.short"))
+                st.markdown(f"[{t('glossary.more')}]({glossary_path()}?{query}#{anchor(term)})")
 
 
 def anchor(term_id: str) -> str:
@@ -46,6 +47,7 @@ def progress_panel() -> None:
         mime="application/json",
         icon=":material/download:",
     )
+    st.caption(t("ux.upload_hint", limit=st.get_option("server.maxUploadSize")))  # Streamlit's is English
     upload = st.file_uploader(t("home.import"), type=["json"], key="progress_file")
     if upload is not None and st.session_state.get("progress_file_seen") != upload.file_id:
         st.session_state.progress_file_seen = upload.file_id

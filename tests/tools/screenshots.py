@@ -25,10 +25,15 @@ def url_path(page: str) -> str:
     return Path(page).stem.split("_", 1)[1]
 
 
+def page_paths() -> dict[str, str]:
+    """Every page of the app: name -> URL path ("" for the home page)."""
+    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in available_lessons()}
+    return pages | {name: url_path(path) for name, path, _ in EXTRA_PAGES if (ROOT / path).exists()}
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in available_lessons()}
-    pages |= {name: url_path(path) for name, path, _ in EXTRA_PAGES if (ROOT / path).exists()}
+    pages = page_paths()
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for size, (width, height) in SIZES.items():

@@ -1,0 +1,132 @@
+"""The page's link to the learner's own browser, through one small component
+(Streamlit's components v2: a few lines of JavaScript run in the page itself,
+no iframe, no build step):
+
+- ``<html lang>`` follows the chosen language, so screen readers read
+  Japanese as Japanese and the browser picks Japanese fonts;
+- a few repairs of what Streamlit draws (see _JS);
+- the progress is kept in the browser's local storage as well as in the URL
+  (?p=), so opening the app again from its plain address in the same browser
+  brings it back. The stored progress is merged (union) with the URL's once
+  per session, then every full run writes the merged progress back.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lesson_core import progress
+from lesson_core.ui.i18n import t
+
+KEY = "browser_bridge"  # the component's widget key; its element is hidden by page.NARROW_SCREEN_CSS
+STORAGE_KEY = "attention-lessons.progress"
+MERGED = "browser_progress_merged"  # session flag: local storage has been read and merged
+
+# data: {lang, storage_key, ready, save, upload_label}. Until the server has
+# merged what the browser holds (ready false), report it; afterwards, store
+# what the server sends. The rest keeps the page usable by keyboard and in the
+# learner's language while Streamlit redraws it (a MutationObserver, at most
+# once per animation frame): a formula wider than its box scrolls, so it gets
+# tabindex=0 and can be scrolled from the keyboard; on a Japanese page the
+# file uploader's English button reads the catalog's label instead
+# (page.NARROW_SCREEN_CSS shows it from the --upload-label variable); on a
+# phone, choosing a lesson in the sidebar closes the sidebar.
+_JS = """
+export default function (component) {
+  const { data, setStateValue } = component;
+  if (!data) return;
+  const root = document.documentElement;
+  if (data.lang && root.lang !== data.lang) root.lang = data.lang;
+  root.style.setProperty("--upload-label", JSON.stringify(data.upload_label || ""));
+  window.__attentionLessons = { uploadLabel: data.upload_label || "" };
+  if (!window.__attentionLessonsObserver) {
+    const tidy = () => {
+      document.querySelectorAll(".katex-display").forEach((el) => {
+        if (el.scrollWidth > el.clientWidth) {
+          if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
+        } else if (el.getAttribute("tabindex") === "0") {
+          el.removeAttribute("tabindex");
+        }
+      });
+      const label = root.lang === "ja" ? window.__attentionLessons.uploadLabel : "";
+      document.querySelectorAll('[data-testid="stFileUploaderDropzone"] button').forEach((el) => {
+        if (label && el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
+        if (!label && el.hasAttribute("aria-label")) el.removeAttribute("aria-label");
+      });
+    };
+    let queued = false;
+    const later = () => {
+      if (queued) return;
+      queued = true;
+      requestAnimationFrame(() => { queued = false; tidy(); });
+    };
+    window.__attentionLessonsObserver = new MutationObserver(later);
+    window.__attentionLessonsObserver.observe(document.body, { childList: true, subtree: true });
+    window.addEventListener("resize", later);
+    document.fonts.addEventListener("loadingdone", later);  // KaTeX's fonts change the widths
+    document.fonts.ready.then(later);
+    // On a phone the sidebar covers the page: close it once a lesson is chosen.
+    document.addEventListener("click", (event) => {
+      const link = event.target.closest && event.target.closest(
+        '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]');
+      if (!link || !window.matchMedia("(max-width: 767.98px)").matches) return;
+      setTimeout(() => {
+        const close = document.querySelector(
+          '[data-testid="stSidebar"] [data-testid="stSidebarCollapseButton"] button, '
+          + '[data-testid="stSidebar"] [data-testid="stBaseButton-headerNoPadding"]');
+        if (close) close.click();
+      }, 0);
+    }, true);
+  }
+  let stored = "";
+  try {
+    stored = window.localStorage.getItem(data.storage_key) || "";
+  } catch (e) {
+    stored = "";  // storage blocked (private mode, policy): the URL still works
+  }
+  if (!data.ready) {
+    setStateValue("stored", stored);
+    return;
+  }
+  try {
+    if (stored !== data.save) window.localStorage.setItem(data.storage_key, data.save);
+  } catch (e) {}
+}
+"""
+
+_bridge = st.components.v2.component("attention_lessons_browser", js=_JS)
+
+
+def union(a: progress.Progress, b: progress.Progress) -> progress.Progress:
+    """Everything either progress has done."""
+    return progress.Progress(a.visited | b.visited, a.tasks | b.tasks, a.quizzes | b.quizzes)
+
+
+def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
+    """Mount the bridge (in the sidebar, hidden). Returns the merged progress
+    when the browser's stored progress has just arrived and added something,
+    else None."""
+    merged = None
+    result = st.session_state.get(KEY)
+    stored = getattr(result, "stored", None) if result is not None else None
+    if stored is not None and not st.session_state.get(MERGED):
+        st.session_state[MERGED] = True
+        kept, _ = progress.decode(stored if isinstance(stored, str) else "")
+        both = union(learner, kept)
+        if both != learner:
+            merged = both
+            learner = both
+    with st.sidebar:
+        _bridge(
+            key=KEY,
+            data={
+                "lang": lang,
+                "storage_key": STORAGE_KEY,
+                "ready": bool(st.session_state.get(MERGED)),
+                "save": progress.encode(learner),
+                "upload_label": t("ux.upload_button"),
+            },
+            on_stored_change=lambda: None,
+            height=0,
+        )
+    return merged

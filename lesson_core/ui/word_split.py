@@ -1,0 +1,37 @@
+"""Japanese typed without spaces, split into words in the learner's own text
+box: the box then shows the words separated by spaces, with a note, and the
+learner corrects a wrong split by moving the spaces. Text with spaces, text
+without Japanese and a single word are left exactly as typed."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lesson_core.japanese import proposed_split
+from lesson_core.ui.i18n import t
+from lesson_core.ui.page import one_shot
+
+
+def _flag(key: str) -> str:
+    return f"{key}__split"
+
+
+def propose(key: str, unless: str | None = None) -> bool:
+    """Widget callback (or the start of one): replace the text of the text box
+    ``key`` by its words separated by spaces. Does nothing when the session
+    state value ``unless`` is true (e.g. "one token per character"). Returns
+    whether it changed the text."""
+    if unless and st.session_state.get(unless):
+        return False
+    split = proposed_split(st.session_state.get(key, ""))
+    if split is None:
+        return False
+    st.session_state[key] = split
+    st.session_state[_flag(key)] = True
+    return True
+
+
+def notice(key: str, message_key: str, **values: str) -> None:
+    """Say once, right after it happened, that the text of ``key`` was split."""
+    if one_shot(_flag(key), False):
+        st.info(t(message_key, **values), icon=":material/content_cut:")

@@ -1,0 +1,121 @@
+"""The learner's experience in headless Chromium: <html lang>, progress kept in
+the browser, a phone's width."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from apprun import IDLE, open_app, step_slider
+
+pytestmark = pytest.mark.browser
+
+LANG = "() => document.documentElement.lang"
+
+
+def test_html_lang_follows_the_chosen_language(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention")
+    page.wait_for_function("() => document.documentElement.lang === 'ja'", timeout=20_000)
+    open_app(page, f"{app_url}/attention?lang=en")
+    page.wait_for_function("() => document.documentElement.lang === 'en'", timeout=20_000)
+    page.locator('[data-testid="stSidebar"]').get_by_text("日本語", exact=True).click()
+    expect(page.locator("h1").first).to_contain_text("アテンション", timeout=30_000)
+    page.wait_for_function("() => document.documentElement.lang === 'ja'", timeout=20_000)
+    assert page.evaluate(LANG) == "ja"
+
+
+def test_progress_comes_back_from_the_plain_address(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en")
+    step_slider(page.get_by_role("slider").nth(0), "ArrowLeft", 8)  # temperature 1.0 -> 0.2 ticks a task
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    expect(sidebar.get_by_text(re.compile(r"^2\. .* · 1/"))).to_be_visible(timeout=20_000)
+    page.wait_for_selector(IDLE)
+    other = page.context.new_page()  # the same browser, the app's plain address
+    open_app(other, app_url)
+    expect(other.locator('[data-testid="stSidebar"]').get_by_text(re.compile(r"^2\. .* · 1/"))).to_be_visible(
+        timeout=30_000
+    )
+    expect(other).to_have_url(re.compile(r"p=at\.001"), timeout=20_000)
+    other.close()
+
+
+def test_a_fresh_browser_starts_with_no_progress(browser, app_url):
+    context = browser.new_context()
+    try:
+        page = open_app(context.new_page(), f"{app_url}/?lang=en")
+        page.wait_for_timeout(1500)
+        page.wait_for_selector(IDLE)
+        assert page.locator('[data-testid="stSidebar"]').get_by_text(re.compile(r" · [1-9]\d*/")).count() == 0
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def phone(browser):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    yield context.new_page()
+    context.close()
+
+
+def test_choosing_a_lesson_on_a_phone_closes_the_menu(phone, app_url):
+    from playwright.sync_api import expect
+
+    open_app(phone, f"{app_url}/?lang=en")
+    sidebar = phone.locator('[data-testid="stSidebar"]')
+    phone.locator('[data-testid="stExpandSidebarButton"]').click()
+    expect(sidebar).to_have_attribute("data-collapsed", "false")
+    sidebar.get_by_text("2. Attention").click()
+    expect(phone.locator("h1").first).to_contain_text("Query, Key, Value", timeout=30_000)
+    expect(sidebar).to_have_attribute("data-collapsed", "true", timeout=10_000)
+
+
+WIDTHS = """() => [document.documentElement.scrollWidth,
+  document.querySelector('[data-testid="stMain"]').scrollWidth]"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_no_page_scrolls_sideways_on_a_phone(phone, app_url, lang):
+    from test_browser_axe import page_paths
+
+    wide = {}
+    for name, path in page_paths().items():
+        open_app(phone, f"{app_url}/{path}?lang={lang}")
+        phone.wait_for_timeout(500)  # let Vega draw
+        widths = phone.evaluate(WIDTHS)
+        if max(widths) > 390:
+            wide[name] = widths
+    assert not wide
+
+
+CUT = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testid="stPageLink-NavLink"] *')]
+  .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_course_map_titles_wrap_on_a_phone(phone, app_url, lang):
+    open_app(phone, f"{app_url}/?lang={lang}")
+    assert phone.locator('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]').count() >= 7
+    assert phone.evaluate(CUT) == []
+
+
+def test_japanese_pages_hide_streamlits_english_hints(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, app_url)
+    uploader = page.locator('[data-testid="stFileUploader"]')
+    expect(uploader.get_by_role("button", name="ファイルを選ぶ")).to_be_visible(timeout=20_000)
+    english = uploader.get_by_text("Upload", exact=True)  # drawn at size 0, our label beside it
+    assert english.evaluate("e => getComputedStyle(e).fontSize") == "0px"
+    expect(uploader.get_by_text(re.compile("per file"))).not_to_be_visible()
+    expect(page.get_by_text(re.compile(r"200 MB まで"))).to_be_visible()
+    open_app(page, f"{app_url}/playground")
+    box = page.locator('[data-testid="stTextInput"] input').first
+    box.fill("ねこ が すき")
+    expect(page.get_by_text("Press Enter to apply")).not_to_be_visible()
+    open_app(page, f"{app_url}/playground?lang=en")
+    page.locator('[data-testid="stTextInput"] input').first.fill("ねこ が すき")
+    expect(page.get_by_text("Press Enter to apply", exact=True)).to_be_visible()  # English keeps it
