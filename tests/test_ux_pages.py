@@ -56,7 +56,7 @@ def test_the_sidebar_count_follows_a_completed_task_at_once():
     at = open_page(ATTENTION, "en")
     before = next(label for label in sidebar_labels(at) if label.startswith("2."))
     assert " · 0/" in before, before
-    at.slider(key="at_temp").set_value(0.2).run()  # "lower the temperature" ticks
+    at.slider(key="at_temp").set_value(2.0).run()  # 魚 falls below 50 %: "fish_half" ticks
     assert_clean(at)
     after = next(label for label in sidebar_labels(at) if label.startswith("2."))
     assert " · 1/" in after, after
