@@ -13,12 +13,6 @@
 
 Catalog keys and table names are not text: only values are searched, and
 placeholders ``{...}``, maths ``$...$`` and link targets are taken out first.
-
-The lesson tables were being rewritten when these checks were written. What
-they still contained then is listed below, hit by hit, in the ``*_TO_FIX``
-constants: the test fails on any hit not listed AND on any listed hit that has
-gone, so after fixing the text, remove its entry (and finally the constant's
-contents). The tables owned with the glossary (``OWN_TABLES``) have no entries.
 """
 
 from __future__ import annotations
@@ -35,107 +29,7 @@ from lesson_core.ui import i18n
 from lesson_core.ui.i18n import LANGS, catalog
 
 ROOT = Path(__file__).resolve().parent.parent
-OWN_TABLES = ("glossary", "home", "axis", "gloss")
 MAX_SENTENCE = 80
-
-# --- text to fix after the lesson rewrites are merged ---------------------------------------
-# Each entry names one hit: (lang, key, variant) / (key, start of the sentence) /
-# (lang, key, start of the bullet) / key. Keys of list values carry the index: "...options[2]".
-
-SPELLING_TO_FIX: set[tuple[str, str, str]] = {
-    ("ja", "attention.title", "Query・Key・Value"),
-    ("ja", "bigram.blind.body", "bigram"),
-    ("ja", "bigram.blind.col_bigram", "bigram"),
-    ("ja", "bigram.counts.alt", "bigram"),
-    ("ja", "bigram.counts.body", "bigram"),
-    ("ja", "bigram.counts.header", "bigram"),
-    ("ja", "bigram.end.takeaway", "bigram"),
-    ("ja", "bigram.input.one_token", "bigram"),
-    ("ja", "bigram.intro", "bigram"),
-    ("ja", "bigram.lab.agree", "bigram"),
-    ("ja", "bigram.lab.alt", "bigram"),
-    ("ja", "bigram.lab.body", "bigram"),
-    ("ja", "bigram.lab.differ", "bigram"),
-    ("ja", "bigram.lab.numbers", "bigram"),
-    ("ja", "bigram.lab.prefix", "bigram"),
-    ("ja", "bigram.lab.read_help", "bigram"),
-    ("ja", "bigram.lab.series_bigram", "bigram"),
-    ("ja", "bigram.menu", "bigram"),
-    ("ja", "bigram.quiz.q1.feedback[0]", "bigram"),
-    ("ja", "bigram.quiz.q1.feedback[2]", "bigram"),
-    ("ja", "bigram.quiz.q1.question", "bigram"),
-    ("ja", "bigram.quiz.q2.feedback[2]", "bigram"),
-    ("ja", "bigram.quiz.q2.options[0]", "bigram"),
-    ("ja", "bigram.quiz.q2.question", "bigram"),
-    ("ja", "bigram.quiz.q3.feedback[0]", "bigram"),
-    ("ja", "bigram.task.t1", "bigram"),
-    ("ja", "bigram.task.t3", "bigram"),
-    ("ja", "bigram.title", "bigram"),
-    ("ja", "bigram.uniform.body", "bigram"),
-    ("ja", "capstone.end.takeaway", "bigram"),
-    ("ja", "capstone.gen.body", "出だし"),
-    ("ja", "capstone.gen.prefix", "出だし"),
-    ("ja", "capstone.intro", "bigram"),
-    ("ja", "capstone.predict.alt", "bigram"),
-    ("ja", "capstone.predict.body", "bigram"),
-    ("ja", "capstone.predict.body", "出だし"),
-    ("ja", "capstone.predict.pick_a", "出だし"),
-    ("ja", "capstone.predict.pick_b", "出だし"),
-    ("ja", "capstone.predict.series_bigram", "bigram"),
-    ("ja", "capstone.predict.top", "bigram"),
-    ("ja", "capstone.predict.tv", "bigram"),
-    ("ja", "capstone.quiz.q1.options[1]", "bigram"),
-    ("ja", "capstone.quiz.q1.question", "bigram"),
-    ("ja", "capstone.quiz.q2.feedback[2]", "訓練"),
-    ("ja", "multi_head.heads.body", "one-hot"),
-    ("ja", "multi_head.intro", "マルチヘッドアテンション"),
-    ("ja", "multi_head.title", "マルチヘッドアテンション"),
-    ("ja", "scaling.end.takeaway", "one-hot"),
-    ("ja", "scaling.gradient.norm", "one-hot"),
-    ("ja", "scaling.onehot.result", "one-hot"),
-    ("ja", "scaling.quiz.q2.options[1]", "one-hot"),
-    ("ja", "scaling.quiz.q3.feedback[1]", "one-hot"),
-    ("ja", "scaling.quiz.q3.feedback[2]", "one-hot"),
-    ("ja", "scaling.quiz.q3.question", "one-hot"),
-}
-LONG_SENTENCES_TO_FIX: set[tuple[str, str]] = {
-    ("bigram.blind.body", "差を全変動距離（表の下の"),
-    ("capstone.end.takeaway", "埋め込み＋位置ベクトル "),
-    ("capstone.pieces.body", "LayerNorm で各"),
-    ("capstone.pieces.training", "誤差逆伝播（バックプロパ"),
-    ("capstone.train.diverged", "学習率   では 1 回"),
-}
-PLAIN_FORM_TO_FIX: set[tuple[str, str]] = set()
-TAKEAWAYS_TO_FIX: set[tuple[str, str, str]] = {
-    ("ja", "attention.end.takeaway", "アテンションは「クエリと"),
-    ("ja", "attention.end.takeaway", "出力は元のベクトルに足し"),
-    ("ja", "attention.end.takeaway", "重みは入力ごとに変わる。"),
-    ("ja", "bigram.end.takeaway", "bigram は直前の "),
-    ("ja", "bigram.end.takeaway", "だから「ねこ は」と「い"),
-    ("ja", "bigram.end.takeaway", "全部を同じ重さで平均する"),
-    ("ja", "capstone.end.takeaway", "ミニ GPT は、これま"),
-    ("ja", "causal_mask.end.takeaway", "因果マスクは、見てよい所"),
-    ("ja", "causal_mask.end.takeaway", "学習ではすべての位置が同"),
-    ("ja", "causal_mask.end.takeaway", "足す値が 0 や小さな負"),
-    ("ja", "multi_head.end.takeaway", "ヘッドの役目は割り当てら"),
-    ("ja", "multi_head.end.takeaway", "一つのヘッドが作る重み付"),
-    ("ja", "multi_head.end.takeaway", "各ヘッドは自分専用の $"),
-    ("ja", "positional.end.takeaway", "アテンションは内積・so"),
-    ("ja", "positional.end.takeaway", "サイン波の位置エンコーデ"),
-    ("ja", "positional.end.takeaway", "同じ語でも位置が違えば入"),
-    ("ja", "scaling.end.takeaway", "$\\sqrt{d_k}$"),
-    ("ja", "scaling.end.takeaway", "ばらつきの大きいスコアは"),
-    ("ja", "scaling.end.takeaway", "内積は $d_k$ 個の"),
-}
-# English keys with a count that can be 1 and a plural noun after it: make them
-# "<key>_one" / "<key>_other" pairs and call t_count(key, count, ...).
-COUNTS_TO_PLURALISE: set[str] = {
-    "bigram.lab.agree",
-    "capstone.chart.alt",
-    "capstone.lab.heads_note",
-    "capstone.table.body",
-    "multi_head.shapes.concat",
-}
 
 # Count placeholders followed by a plural noun that never get exactly 1, and why.
 NEVER_ONE: dict[tuple[str, str], str] = {
@@ -281,9 +175,7 @@ def test_the_glossary_names_each_term_with_its_spelling():
 
 def test_no_variant_spellings():
     hits = spelling_hits()
-    assert not [h for h in hits if table(h[1]) in OWN_TABLES], "the glossary's own tables"
-    assert hits - SPELLING_TO_FIX == set(), "new variant spellings (use the glossary's spelling)"
-    assert SPELLING_TO_FIX - hits == set(), "fixed: remove these from SPELLING_TO_FIX"
+    assert hits == set(), "variant spellings: use the glossary's spelling"
 
 
 def test_the_check_finds_variants():
@@ -311,16 +203,9 @@ def gloss_hits() -> set[tuple[str, str]]:
     return hits
 
 
-PREFIX_GLOSS_TO_FIX: set[tuple[str, str]] = {
-    ("bigram", "bigram.blind.body"),
-}
-
-
 def test_first_use_on_a_page_has_its_explanation():
     hits = gloss_hits()
-    assert not [h for h in hits if h[0] in OWN_TABLES]
-    assert hits - PREFIX_GLOSS_TO_FIX == set(), "first use on the page needs its bracket"
-    assert PREFIX_GLOSS_TO_FIX - hits == set(), "fixed: remove these from PREFIX_GLOSS_TO_FIX"
+    assert hits == set(), "first use on the page needs its bracket"
 
 
 # --- Japanese sentences: length and register ------------------------------------------------
@@ -347,17 +232,10 @@ def plain_form_hits() -> dict[tuple[str, str], str]:
 
 
 @pytest.mark.parametrize(
-    ("finder", "known"),
-    [(long_sentence_hits, LONG_SENTENCES_TO_FIX), (plain_form_hits, PLAIN_FORM_TO_FIX)],
-    ids=["sentence_length", "desu_masu"],
+    "finder", [long_sentence_hits, plain_form_hits], ids=["sentence_length", "desu_masu"]
 )
-def test_japanese_sentences(finder, known):
-    hits = finder()
-    own = {k: v for k, v in hits.items() if table(k[0]) in OWN_TABLES}
-    assert own == {}
-    new = {k: v for k, v in hits.items() if k not in known}
-    assert new == {}, "new hits: split the sentence / write it in です・ます"
-    assert known - set(hits) == set(), "fixed: remove these from the list"
+def test_japanese_sentences(finder):
+    assert finder() == {}, "split the sentence / write it in です・ます"
 
 
 def test_sentence_checks_can_fail():
@@ -395,8 +273,7 @@ def test_takeaways_take_one_form():
     keys = [k for k in catalog("ja") if k.endswith(".end.takeaway")]
     assert len(keys) >= 7, "every lesson ends with takeaways"
     hits = takeaway_hits()
-    assert hits - TAKEAWAYS_TO_FIX == set(), "takeaways: - bullets of full sentences, です・ます in Japanese"
-    assert TAKEAWAYS_TO_FIX - hits == set(), "fixed: remove these from TAKEAWAYS_TO_FIX"
+    assert hits == set(), "takeaways: - bullets of full sentences, です・ます in Japanese"
 
 
 # --- English counts ---------------------------------------------------------------------------
@@ -430,9 +307,7 @@ def test_a_count_of_one_takes_the_singular():
             continue
         if re.search(rf"\b1\**\s+\**{noun}\b", render_with_one(key, name)):
             wrong.add(key)
-    assert not [k for k in wrong if table(k) in OWN_TABLES]
-    assert wrong - COUNTS_TO_PLURALISE == set(), "say '1 token': make <key>_one / <key>_other and use t_count"
-    assert COUNTS_TO_PLURALISE - wrong == set(), "fixed: remove these from COUNTS_TO_PLURALISE"
+    assert wrong == set(), "say '1 token': make <key>_one / <key>_other and use t_count"
 
 
 def test_never_one_entries_are_current():
