@@ -86,7 +86,7 @@ st.markdown(
         loss=num(one.final_loss, 3),
     )
 )
-st.markdown(t("capstone.real.why_one", target=num(LOSS_TARGET)))
+st.markdown(t("capstone.real.why_one_head", target=num(LOSS_TARGET)))
 st.markdown(t("capstone.real.same"))
 st.markdown(t("capstone.real.differs"))
 lesson_end(LESSON)

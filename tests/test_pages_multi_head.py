@@ -260,3 +260,6 @@ def test_one_head_reads_as_english():
     cells = [str(x) for frame in at.dataframe for x in frame.value.to_numpy().ravel()]
     text = all_text(at) + "\n".join(cells)
     assert not re.search(r"\b1 (heads|outputs|slices)\b|\bthe 1 of them\b", text)
+    # one head is not "a thin attention" that "the heads" fill side by side
+    assert not re.search(r"\bthe heads fill\b|\bthin attention\b", text)
+    assert "With 1 head there is nothing to split" in text

@@ -226,3 +226,16 @@ def test_a_shared_link_restores_model_and_prompt_by_name(lang):
     assert int(at.select_slider(key="llm_kv").value) == 8
     assert mb(2 * 80 * 8 * 128 * 1024 * 2) in all_text(at)  # 335.5 MB
     assert at.selectbox(key="llm_prompt").value == "いぬ は"
+
+
+def test_a_count_of_one_reads_as_english():
+    at = open_page(PAGE, "en")
+    at.slider(key="llm_step").set_value(at.slider(key="llm_step").min).run()
+    at.slider(key="llm_len").set_value(1).run()
+    at.select_slider(key="llm_kv").set_value(1).run()
+    assert_clean(at)
+    text = all_text(at)
+    assert at.slider(key="llm_step").value == 1
+    assert re.search(r"\(1 token\)", text) and re.search(r"\*\*1\*\* token:", text)
+    assert re.search(r"\*\*1\*\* key/value head,", text)
+    assert not re.search(r"\b1\**\s+\**(tokens|steps|key/value heads)\b", text)

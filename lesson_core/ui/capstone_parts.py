@@ -40,7 +40,7 @@ from lesson_core.transformer import (
     with_bos,
 )
 from lesson_core.ui import charts, views
-from lesson_core.ui.i18n import gloss, md_escape, num, pct, t
+from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, t_count
 
 URL = {"bind": "query-params"}
 DEFAULT = Config()
@@ -115,7 +115,11 @@ def config_controls() -> Config:
         key="gpt_heads",
         **URL,
     )
-    st.caption(t("capstone.lab.heads_note", d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))))
+    st.caption(
+        t_count(
+            "capstone.lab.heads_note", d // h, d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))
+        )
+    )
     blocks = st.radio(
         t("capstone.lab.blocks"),
         BLOCKS,
@@ -285,7 +289,9 @@ def loss_chart(losses: np.ndarray, steps: int) -> None:
         steps,
         len(losses) < FEW_POINTS,
     )
-    charts.show(frame, spec, t("capstone.chart.alt", steps=len(losses), target=num(LOSS_TARGET)))
+    charts.show(
+        frame, spec, t_count("capstone.chart.alt", len(losses), steps=len(losses), target=num(LOSS_TARGET))
+    )
 
 
 def _train_live(config: Config) -> TrainResult:

@@ -33,7 +33,7 @@ from lesson_core.multihead import divisors, random_projections
 from lesson_core.rope import frequencies, rope_score, score_by_offset
 from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
 from lesson_core.ui import charts, views
-from lesson_core.ui.i18n import gloss, md_escape, num, pct, t
+from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, t_count
 
 URL = {"bind": "query-params"}
 PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
@@ -107,12 +107,15 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
         )
     )
     weights = gen.run.weights[:step, 0, 0, :step]
-    views.weights_map(list(tokens), weights, causal_mask(step), t("todays_llms.cache.alt", n=step))
+    views.weights_map(
+        list(tokens), weights, causal_mask(step), t_count("todays_llms.cache.alt", step, n=step)
+    )
     st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
     ops = operation_counts(step, model.config.d_model, model.config.n_blocks)
     st.markdown(
-        t(
+        t_count(
             "todays_llms.cache.this_step",
+            step,
             n=step,
             without=f"{ops.without_cache[-1]:,}",
             with_cache=f"{ops.with_cache[-1]:,}",
@@ -181,8 +184,9 @@ def cache_size_section() -> None:
     course = kv_cache_bytes(config.n_blocks, config.n_heads, config.d_head, tokens, FLOAT64)
     gpt = model_cache_bytes(GPT2_SMALL, tokens, bytes_per_number=HALF_PRECISION)
     st.markdown(
-        t(
+        t_count(
             "todays_llms.cache.size_result",
+            tokens,
             tokens=f"{tokens:,}",
             layers=config.n_blocks,
             heads=config.n_heads,
@@ -292,8 +296,9 @@ def gqa_section(model: ModelShape, kv: int, tokens: int) -> int:
     plain multi-head one, and a bar per allowed count. Returns the size in bytes."""
     size = model_cache_bytes(model, tokens, kv, HALF_PRECISION)
     st.markdown(
-        t(
+        t_count(
             "todays_llms.gqa.result",
+            kv,
             model=model.name,
             layers=model.layers,
             q_heads=model.q_heads,

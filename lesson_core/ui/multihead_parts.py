@@ -11,7 +11,7 @@ from streamlit.delta_generator import DeltaGenerator
 
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
 from lesson_core.ui import charts, views
-from lesson_core.ui.i18n import gloss, num, pct, t, vec
+from lesson_core.ui.i18n import gloss, num, pct, t, t_count, vec
 
 URL = {"bind": "query-params"}
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
@@ -190,8 +190,9 @@ def gpt2_section(n: int, d_model: int, n_heads: int, options: Sequence[int]) -> 
         return None
     gpt2_table(shapes, n_heads)
     st.markdown(
-        t(
+        t_count(
             "multi_head.shapes.result",
+            n_heads,
             d=d_model,
             h=n_heads,
             d_head=shapes.d_head,
