@@ -2,12 +2,11 @@
 map, the bigram-versus-corpus comparison and the plain average of example A.
 
 Text a learner typed is only ever shown as plain text (tables, chart labels,
-widget options) or escaped (``md``) inside a catalog sentence.
+widget options) or escaped (``md_escape``) inside a catalog sentence.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,22 +16,13 @@ import streamlit as st
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 from lesson_core.ui import charts
-from lesson_core.ui.i18n import gloss, pct, t, vec
+from lesson_core.ui.i18n import gloss, md_escape, pct, t, vec
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
 URL = {"bind": "query-params"}
 MAP_LIMIT = 30  # rows and columns the count map has room for
 Sentence = tuple[str, ...]
-
-# Everything CommonMark lets a backslash escape, so typed text cannot turn into
-# markdown, maths ($), icons or colours (:...:), links or HTML.
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^\"'])")
-
-
-def md(text: str) -> str:
-    """``text`` escaped for st.markdown: shown exactly as typed."""
-    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def added_sentences() -> list[Sentence]:
@@ -135,7 +125,7 @@ def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = F
     best = top_k(p, k)
     if len(best) == 0:
         return t("bigram.lab.nothing")
-    name = str if in_table else (lambda tok: md(gloss(tok)))
+    name = str if in_table else (lambda tok: md_escape(gloss(tok)))
     words = t("bigram.lab.sep").join(f"{name(vocab[i])} {pct(p[i])}" for i in best)
     rest = int(np.count_nonzero(p)) - len(best)
     return words + t("bigram.lab.more", n=rest) if rest > 0 else words
