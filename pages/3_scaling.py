@@ -9,8 +9,8 @@ from lesson_core.examples import PRONOUN, PRONOUN_QUERY
 from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, views
 from lesson_core.ui import scaling_parts as parts
-from lesson_core.ui.scaling_parts import URL
 from lesson_core.ui.study import terms
+from lesson_core.ui.url_state import bound
 
 LESSON, TOP_TARGET, ENTROPY_TARGET, STD_TARGET, REFERENCE = "scaling", 0.99, 2.5, 10.0, 1.0
 IT, KV, ALLOWED = PRONOUN_QUERY, PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
@@ -27,10 +27,10 @@ def growth_demo() -> None:
     st.markdown(t("scaling.growth.body", n_samples=parts.N_SAMPLES))
     st.latex(r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k")
     left, right = st.columns(2)
-    dk_seed = left.slider(
-        t("scaling.seed_label"), 0, 99, 0, key="sc_dk_seed", help=t("scaling.seed_help"), **URL
+    dk_seed = bound(
+        left.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_dk_seed", help=t("scaling.seed_help")
     )
-    d_k = right.select_slider(t("scaling.growth.dk_label"), parts.D_KS, 64, key="sc_dk", **URL)
+    d_k = bound(right.select_slider, t("scaling.growth.dk_label"), parts.D_KS, 64, key="sc_dk")
     sweep = parts.dk_sweep(dk_seed)
     parts.spread_views(sweep, d_k)
     try_this(LESSON, {"t3": d_k == sweep.first_above(STD_TARGET)}, share=False, std_target=num(STD_TARGET, 0))
@@ -41,8 +41,8 @@ def onehot_demo() -> None:
     st.header(t("scaling.onehot.header"))
     st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
     left, right = st.columns(2)
-    spread = left.slider(t("scaling.onehot.spread_label"), 0.25, 16.0, 8.0, 0.25, key="sc_spread", **URL)
-    seed = right.slider(t("scaling.seed_label"), 0, 99, 0, key="sc_seed", help=t("scaling.seed_help"), **URL)
+    spread = bound(left.slider, t("scaling.onehot.spread_label"), 0.25, 16.0, 8.0, 0.25, key="sc_spread")
+    seed = bound(right.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_seed", help=t("scaling.seed_help"))
     z = random_scores(parts.N_SCORES, np.random.default_rng(seed))
     pair = softmax_at_spreads(z, [spread, REFERENCE])
     parts.compare_chart(pair)

@@ -17,10 +17,10 @@ from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, to
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 from lesson_core.ui import charts
 from lesson_core.ui.i18n import gloss, md_escape, pct, t, vec
+from lesson_core.ui.url_state import bound
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
-URL = {"bind": "query-params"}
 MAP_LIMIT = 30  # rows and columns the count map has room for
 Sentence = tuple[str, ...]
 
@@ -174,19 +174,19 @@ def prefix_controls(sentences: Sequence[Sentence]) -> tuple[str, ...]:
     """Choose a sentence of the corpus and how many of its tokens have been
     read (both kept in the URL); returns the tokens read so far, the prefix."""
     texts = [" ".join(s) for s in sentences]
-    chosen = st.selectbox(t("bigram.lab.sentence_label"), texts, index=0, key="bg_sentence", **URL)
+    chosen = bound(st.selectbox, t("bigram.lab.sentence_label"), texts, index=0, key="bg_sentence")
     tokens = split_sentence(chosen or texts[0])
     if len(tokens) < 3:  # a two-token sentence has only one prefix: its first token
         st.caption(t("bigram.lab.one_prefix"))
         return tokens[:1]
-    read = st.slider(
+    read = bound(
+        st.slider,
         t("bigram.lab.read_label"),
         1,
         len(tokens) - 1,
         2,
         help=t("bigram.lab.read_help"),
         key="bg_read",
-        **URL,
     )
     return tokens[: int(read)]
 

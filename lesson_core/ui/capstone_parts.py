@@ -41,8 +41,8 @@ from lesson_core.transformer import (
 )
 from lesson_core.ui import charts, views
 from lesson_core.ui.i18n import gloss, md_escape, num, pct, t
+from lesson_core.ui.url_state import bound
 
-URL = {"bind": "query-params"}
 DEFAULT = Config()
 WIDTH = (8, 64, 8)  # d_model: min, max, step (multiples of 8: every one has 1, 2, 4 and 8 heads)
 MAX_HEADS = 8  # more heads than this would not leave room to draw them
@@ -92,7 +92,8 @@ def config_controls() -> Config:
     """Width, heads (only divisors of the width), blocks, steps, learning rate and
     seed, all kept in the URL. Returns the chosen configuration."""
     low, high, step = WIDTH
-    d = st.slider(
+    d = bound(
+        st.slider,
         t("capstone.lab.width"),
         low,
         high,
@@ -100,33 +101,33 @@ def config_controls() -> Config:
         step,
         help=t("capstone.lab.width_help"),
         key="gpt_width",
-        **URL,
     )
     d = _snap(d, low, high, step)
     heads = head_options(d)
     fixed = st.session_state.get("gpt_heads", heads[0]) not in heads
     if fixed:  # the width changed and the old head count does not divide it
         st.session_state["gpt_heads"] = _nearest(heads, int(st.session_state["gpt_heads"]))
-    h = st.select_slider(
+    h = bound(
+        st.select_slider,
         t("capstone.lab.heads"),
         heads,
         value=None if fixed else _nearest(heads, DEFAULT.n_heads),
         help=t("capstone.lab.heads_help", max_heads=MAX_HEADS),
         key="gpt_heads",
-        **URL,
     )
     st.caption(t("capstone.lab.heads_note", d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))))
-    blocks = st.radio(
+    blocks = bound(
+        st.radio,
         t("capstone.lab.blocks"),
         BLOCKS,
         index=BLOCKS.index(DEFAULT.n_blocks),
         horizontal=True,
         help=t("capstone.lab.blocks_help"),
         key="gpt_blocks",
-        **URL,
     )
     low, high, step = STEPS
-    steps = st.slider(
+    steps = bound(
+        st.slider,
         t("capstone.lab.steps"),
         low,
         high,
@@ -134,25 +135,24 @@ def config_controls() -> Config:
         step,
         help=t("capstone.lab.steps_help"),
         key="gpt_steps",
-        **URL,
     )
-    rate = st.select_slider(
+    rate = bound(
+        st.select_slider,
         t("capstone.lab.rate"),
         LEARNING_RATES,
         value=DEFAULT.learning_rate,
         format_func=lr_text,
         help=t("capstone.lab.rate_help"),
         key="gpt_lr",
-        **URL,
     )
-    seed = st.number_input(
+    seed = bound(
+        st.number_input,
         t("capstone.lab.seed"),
         *SEEDS,
         DEFAULT.seed,
         1,
         help=t("capstone.lab.seed_help"),
         key="gpt_seed",
-        **URL,
     )
     return Config(
         d_model=d,
@@ -407,7 +407,7 @@ def token_select(
     """A selectbox over token sequences, shown (and kept in the URL) as the tokens
     joined by spaces, so a shared link reads the same in both languages."""
     texts = [prefix_text(c) for c in choices]
-    chosen = st.selectbox(label, texts, index=texts.index(prefix_text(default)), key=key, **URL)
+    chosen = bound(st.selectbox, label, texts, index=texts.index(prefix_text(default)), key=key)
     return tuple((chosen or prefix_text(default)).split(" "))
 
 
@@ -512,7 +512,8 @@ def generation_section(result: TrainResult) -> None:
     with left:
         start = token_select(t("capstone.gen.prefix"), PREFIXES, CAT, "gpt_gen_prefix")
     low, high, default, step = TEMPERATURE
-    temperature = right.slider(
+    temperature = bound(
+        right.slider,
         t("capstone.gen.temp"),
         low,
         high,
@@ -520,7 +521,6 @@ def generation_section(result: TrainResult) -> None:
         step,
         help=t("capstone.gen.temp_help"),
         key="gpt_temp",
-        **URL,
     )
     temperature = float(min(high, max(low, temperature)))
     rng = np.random.default_rng(GEN_SEED)

@@ -13,6 +13,7 @@ import streamlit as st
 from lesson_core.masking import training_pairs
 from lesson_core.ui import charts, tables
 from lesson_core.ui.i18n import gloss, num, pct, t
+from lesson_core.ui.url_state import bound
 
 FILL_TEXT = {-np.inf: "−∞", -1e9: "−1e9"}  # the rest print as plain integers
 
@@ -25,14 +26,14 @@ def fill_text(fill: float) -> str:
 def fill_choice(fills: Sequence[float], key: str) -> float:
     """The value added to the hidden scores, one of ``fills``, kept in the URL
     under ``key`` as its printed form (−∞, −1e9, −10, −1, 0)."""
-    return st.radio(
+    return bound(
+        st.radio,
         t("causal_mask.fill.label"),
         fills,
         horizontal=True,
         format_func=fill_text,
         help=t("causal_mask.fill.help"),
         key=key,
-        bind="query-params",
     )
 
 

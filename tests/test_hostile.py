@@ -1,0 +1,183 @@
+"""Hostile input through AppTest: every value a link can carry for every control
+bound to the URL, on every page; the language and progress parameters; crowded
+URLs; learner text and unsafe HTML."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import assert_clean, open_page
+
+from lesson_core.ui.page import EXTRA_PAGES, available_lessons
+from lesson_core.ui.url_state import GUARDED
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGES = [None, *(lesson.page for lesson in available_lessons())]
+PAGES += [path for _, path, _ in EXTRA_PAGES if (ROOT / path).exists()]
+KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "checkbox", "number_input", "text_input")
+HOSTILE_URL_VALUES = [
+    "inf",
+    "-inf",
+    "Infinity",
+    "nan",
+    "NaN",
+    "1e400",
+    "-1e400",
+    "9" * 40,
+    "-99999",
+    "99999",
+    "0.15",
+    "",
+    "abc",
+    "<script>alert(1)</script>",
+    "x" * 5000,
+    ":red[x]",
+    "true",
+    "ねこ は",
+]
+
+
+def assert_no_error(at) -> None:
+    """No exception and nothing non-finite in numbers (a typed sentence may of
+    course hold the word "inf")."""
+    assert not at.exception, [e.value for e in at.exception]
+    for frame in [df.value for df in at.dataframe]:
+        numeric = frame.select_dtypes(include="number").to_numpy(dtype=float)
+        assert np.all(np.isfinite(numeric)), frame
+
+
+def page_id(page: str | None) -> str:
+    return "home" if page is None else Path(page).stem
+
+
+def bound_widgets(at) -> list:
+    """Every widget on the rendered page that is bound to the URL."""
+    return [w for kind in KINDS for w in at.get(kind) if getattr(w.proto, "query_param_key", "")]
+
+
+_FOUND: dict[str | None, list[str]] = {}
+
+
+def bound_keys(page: str | None) -> list[str]:
+    """The URL keys of the page's bound widgets, read from the rendered page
+    (with every default, then with the capstone's model trained, whose
+    prediction and generation controls appear only then)."""
+    if page not in _FOUND:
+        at = open_page(page, "en")
+        keys = [w.key for w in bound_widgets(at)]
+        if at.get("button") and any(b.key == "gpt_train" for b in at.button):
+            at.button(key="gpt_train").click().run()
+            keys += [w.key for w in bound_widgets(at) if w.key not in keys]
+        _FOUND[page] = keys
+    return _FOUND[page]
+
+
+def widget_by_key(at, key: str):
+    for kind in KINDS:
+        for w in at.get(kind):
+            if w.key == key:
+                return w
+    return None
+
+
+def labels_of(widget) -> list[str]:
+    return [str(o) for o in getattr(widget, "options", [])]
+
+
+def valid_url_value(widget, text: str) -> bool:
+    """Could the rendered ``widget`` hold ``text`` as its URL value?"""
+    if widget.type == "text_input":
+        return True
+    if widget.type in ("select_slider", "selectbox", "radio"):
+        return text in labels_of(widget)
+    if widget.type in ("toggle", "checkbox"):
+        return text in ("true", "false")
+    try:
+        number = float(text)
+    except ValueError:
+        return False
+    low, high = widget.min, widget.max
+    return math.isfinite(number) and (low is None or number >= low) and (high is None or number <= high)
+
+
+def sane_value(widget) -> bool:
+    value = widget.value
+    if widget.type in ("toggle", "checkbox"):
+        return isinstance(value, bool)
+    if widget.type in ("select_slider", "selectbox", "radio"):
+        return widget.format_func(value) in labels_of(widget) if value is not None else False
+    if widget.type in ("slider", "number_input"):
+        return math.isfinite(float(value)) and widget.min <= value <= widget.max
+    return True
+
+
+def took(widget, text: str) -> bool:
+    """Does the control show exactly the value the URL gave (Streamlit drops a
+    value equal to the default from the URL, silently and rightly)?"""
+    if not valid_url_value(widget, text):
+        return False
+    if widget.type in ("select_slider", "selectbox", "radio"):
+        return widget.format_func(widget.value) == text
+    if widget.type in ("toggle", "checkbox"):
+        return str(widget.value).lower() == text
+    if widget.type == "text_input":
+        return widget.value == text
+    return float(widget.value) == float(text)
+
+
+PAGES_WITH_BOUND = [page for page in PAGES if page is not None and page != "pages/8_glossary.py"]
+
+
+def test_the_sweep_finds_bound_controls_on_the_lesson_pages():
+    keys = {key for page in PAGES_WITH_BOUND for key in bound_keys(page)}
+    assert {"gpt_seed", "gpt_width", "sc_dk", "pe_d", "bg_read", "at_temp"} <= keys, keys
+    assert {"gpt_temp", "gpt_gen_prefix", "gpt_prefix_a", "gpt_sentence"} <= keys
+
+
+@pytest.mark.parametrize("page", PAGES_WITH_BOUND, ids=page_id)
+def test_every_bound_control_goes_through_the_url_check(page):
+    keys = bound_keys(page)
+    assert keys, "a lesson page without controls kept in the URL?"
+    assert set(keys) <= GUARDED, set(keys) - GUARDED
+
+
+@pytest.mark.parametrize("value", HOSTILE_URL_VALUES, ids=range(len(HOSTILE_URL_VALUES)))
+@pytest.mark.parametrize("page", PAGES_WITH_BOUND, ids=page_id)
+def test_hostile_url_values_for_every_bound_control(page, value):
+    """Every bound key of the page carries ``value`` at once: no exception, every
+    control at a sane value, the URL holds only valid values, and every value
+    the app changed or removed is named in a message."""
+    keys = bound_keys(page)
+    at = open_page(page, "en", dict.fromkeys(keys, value))
+    assert_no_error(at)
+    messages = "\n".join(str(toast.value) for toast in at.toast) + "\n".join(str(w.value) for w in at.warning)
+    for key in keys:
+        widget = widget_by_key(at, key)
+        if widget is None:  # shown only after training (the capstone's predictions)
+            continue
+        assert sane_value(widget), (key, widget.value)
+        kept = at.query_params.get(key)
+        if kept is not None:
+            assert isinstance(kept, str) and valid_url_value(widget, kept), (key, kept)
+        if kept != value and not took(widget, value):
+            assert widget.label.splitlines()[0] in messages, (key, value, messages)
+
+
+def test_capstone_seed_inf_is_reset_with_a_message_in_japanese():
+    at = open_page("pages/7_capstone.py", "ja", {"gpt_seed": "inf"})
+    assert_clean(at)
+    assert "gpt_seed" not in at.query_params
+    assert at.number_input(key="gpt_seed").value == 0
+    assert any("シード" in str(toast.value) and "inf" in str(toast.value) for toast in at.toast)
+
+
+def test_out_of_range_values_are_clamped_and_snapped():
+    at = open_page("pages/7_capstone.py", "en", {"gpt_width": "41", "gpt_steps": "99999", "gpt_seed": "5000"})
+    assert_clean(at)
+    assert at.slider(key="gpt_width").value == 40 and at.query_params["gpt_width"] == "40"
+    assert at.slider(key="gpt_steps").value == 600
+    assert at.number_input(key="gpt_seed").value == 999
+    assert len(at.toast) == 3
