@@ -43,3 +43,14 @@ def test_default_vectors():
     known = {"猫": np.array([3.0, 0, 0, 0])}
     np.testing.assert_array_equal(default_vectors(("猫", "犬"), known, 4), [[3, 0, 0, 0], [0, 0, 0, 0]])
     assert default_vectors((), known, 4).shape == (0, 4)
+
+
+def test_emoji_sequences_stay_whole_and_dropped_characters_are_counted():
+    family = "👨\u200d👩\u200d👧\u200d👦"
+    flag = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # Scotland
+    assert tokenize(f"{family} {flag}", False).tokens == (family, flag)
+    assert tokenize(f"{family} {flag}", False).removed == 0
+    result = tokenize("ね\u200bこ\u2060 が\u202e", False)
+    assert result.tokens == ("ねこ", "が") and result.removed == 3
+    assert tokenize(f"か\u3099{family}", True).tokens == ("か\u3099", family)
+    assert tokenize("x" * 10_000, False).n_chars == 10_000
