@@ -11,6 +11,8 @@ import numpy as np
 import pytest
 from conftest import assert_clean, open_page
 
+from lesson_core.progress import decode
+from lesson_core.ui.i18n import catalog
 from lesson_core.ui.page import EXTRA_PAGES, available_lessons
 from lesson_core.ui.url_state import GUARDED
 
@@ -181,3 +183,74 @@ def test_out_of_range_values_are_clamped_and_snapped():
     assert at.slider(key="gpt_steps").value == 600
     assert at.number_input(key="gpt_seed").value == 999
     assert len(at.toast) == 3
+
+
+# --- the language, the progress and crowded URLs -----------------------------------------
+
+
+def test_a_crowded_url_keeps_the_language_and_the_progress():
+    params = {f"junk{i}": "x" for i in range(1500)} | {"p": "sc.000.000"}
+    at = open_page("pages/2_attention.py", "en", params)
+    assert_clean(at)
+    assert at.title[0].value == catalog("en")["attention.title"]
+    assert at.session_state["progress"].visited == {"attention", "scaling"}
+    assert set(at.query_params) == {"lang", "p"} and decode(at.query_params["p"])[0].visited == {
+        "attention",
+        "scaling",
+    }
+    assert len(at.toast) == 1 and "1502" in at.toast[0].value
+
+
+def test_the_language_switch_follows_the_url_after_going_back():
+    at = open_page("pages/2_attention.py", "en")
+    at.query_params["lang"] = "ja"  # the browser's Back button restores an older URL
+    at.run()
+    assert at.title[0].value == catalog("ja")["attention.title"]
+    assert at.session_state["lang_choice"] == "ja"
+    assert at.get("button_group")[0].value == "ja"
+
+
+@pytest.mark.parametrize("value", ["xx", "", "EN", "<script>", "en\x00", "ja" * 5000])
+def test_an_unknown_language_is_corrected_with_a_message(value):
+    at = open_page("pages/2_attention.py", value)
+    assert_clean(at)
+    assert at.title[0].value == catalog("ja")["attention.title"]
+    assert at.query_params["lang"] == "ja"
+    assert any(toast.value == catalog("ja")["ui.lang_unknown"] for toast in at.toast)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["inf", "<script>", "x" * 5000, "at.1111111111.0", "zz.1.1", "at.101.110_at.000.000", "at..", "_" * 3000],
+)
+def test_a_tampered_progress_parameter_is_put_right(value):
+    at = open_page("pages/3_scaling.py", "en", {"p": value})
+    assert_clean(at)
+    learner = at.session_state["progress"]
+    assert decode(at.query_params["p"]) == (learner, True)  # the URL says what the screen says
+    assert "scaling" in learner.visited
+
+
+# --- learner text never reaches raw HTML ----------------------------------------------------
+
+MARKER = "<i>typed-by-learner</i>"
+
+
+def html_bodies(at) -> list[str]:
+    """Everything the page passes to Streamlit as raw HTML."""
+    bodies = [m.proto.body for m in at.markdown if m.proto.allow_html]
+    bodies += [h.proto.body for h in at.get("html")]
+    return bodies
+
+
+def test_learner_text_never_reaches_unsafe_html():
+    at = open_page("pages/9_playground.py", "en")
+    at.text_input(key="pg_sentence").input(f"{MARKER} が すき").run()
+    assert_clean(at)
+    assert MARKER in "".join(str(m.value) for m in at.markdown).replace("\\", "")
+    assert not any("typed-by-learner" in body for body in html_bodies(at))
+    at = open_page("pages/1_bigram.py", "en")
+    at.text_input(key="bg_new").input(f"{MARKER} は ミルク が すき")
+    at.button(key="bg_add").click().run()
+    assert_clean(at)
+    assert not any("typed-by-learner" in body for body in html_bodies(at))
