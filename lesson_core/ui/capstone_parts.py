@@ -11,6 +11,7 @@ callback, so an interrupted training never reaches the cache.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -28,15 +29,18 @@ from lesson_core.transformer import (
     BOS,
     EOS,
     LOSS_TARGET,
+    MAX_TRAIN_WORK,
     Config,
     TrainResult,
     Vocab,
     attention_maps,
     generate,
     init_params,
+    max_steps,
     next_token_distribution,
     parameter_count,
     train,
+    training_work,
     with_bos,
 )
 from lesson_core.ui import charts, views
@@ -299,6 +303,7 @@ def _train_live(config: Config) -> TrainResult:
     last = [time.perf_counter()]
 
     def show(step: int, loss: float) -> None:
+        time.sleep(0)  # let other learners' reruns have the interpreter between steps
         losses.append(loss)
         now = time.perf_counter()
         if now - last[0] >= REDRAW_SECONDS or step == config.steps:
@@ -308,16 +313,64 @@ def _train_live(config: Config) -> TrainResult:
             with chart:
                 loss_chart(np.array(losses), config.steps)
 
-    result = train(CORPUS, config, show)
+    with training_slot(bar):
+        result = train(CORPUS, config, show)
     bar.empty()
     with chart:
         loss_chart(result.losses, config.steps)
     return result
 
 
+# One training at a time per server process: the others wait their turn (and are
+# told so), so that a class pressing "Train" together cannot starve every other
+# learner's slider moves of the two cores.
+TRAINING_SLOTS = threading.BoundedSemaphore(1)
+WAIT_POLL_SECONDS = 0.2
+_waiting = [0]  # learners waiting for the slot (for the message)
+
+
+@contextlib.contextmanager
+def training_slot(bar):
+    """Hold the training slot; while another session trains, say so and wait
+    (each redraw is also where Streamlit may stop a run the learner left)."""
+    if not TRAINING_SLOTS.acquire(blocking=False):
+        with _LOCK:
+            _waiting[0] += 1
+        try:
+            while not TRAINING_SLOTS.acquire(timeout=WAIT_POLL_SECONDS):
+                bar.progress(0.0, text=t("capstone.train.waiting", n=_waiting[0]))
+        finally:
+            with _LOCK:
+                _waiting[0] -= 1
+    try:
+        yield
+    finally:
+        TRAINING_SLOTS.release()
+
+
+def over_budget(config: Config) -> bool:
+    """Too much work for one training: say how many steps this size allows."""
+    if training_work(config) <= MAX_TRAIN_WORK:
+        return False
+    allowed = max_steps(config.d_model, config.n_blocks)
+    st.warning(
+        t(
+            "capstone.train.over_budget",
+            steps=config.steps,
+            d=config.d_model,
+            blocks=config.n_blocks,
+            max_steps=allowed - allowed % STEPS[2],
+        )
+    )
+    return True
+
+
 def training(config: Config, pressed: bool) -> TrainResult | None:
     """The result for ``config``: from the cache when it was trained before, from a
-    live training run when the button was pressed, else None (nothing trained yet)."""
+    live training run when the button was pressed, else None (nothing trained yet,
+    or more work than one training may do)."""
+    if over_budget(config):
+        return None
     result = cached(config)
     if result is None and not pressed:
         st.info(t("capstone.train.not_yet"))
