@@ -20,7 +20,7 @@ st.markdown(t("bigram.intro"))
 
 @st.fragment
 def corpus_lab() -> None:
-    added = parts.added_sentences()
+    added = parts.added_sentences(CORPUS)
     sentences = [*CORPUS, *added]
     st.header(t("bigram.corpus.header"))
     st.markdown(t("bigram.corpus.body", n=len(CORPUS)))

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import assert_clean, open_page
+from conftest import assert_clean, chart_frames, open_page
 
 from lesson_core.progress import decode
 from lesson_core.ui.i18n import catalog
@@ -254,3 +254,43 @@ def test_learner_text_never_reaches_unsafe_html():
     at.button(key="bg_add").click().run()
     assert_clean(at)
     assert not any("typed-by-learner" in body for body in html_bodies(at))
+
+
+# --- what a learner typed survives a reload or a server restart -----------------------------
+
+
+def test_added_bigram_sentences_come_back_from_the_url():
+    at = open_page("pages/1_bigram.py", "en")
+    at.text_input(key="bg_new").input("ねこ は ミルク が すき")
+    at.button(key="bg_add").click().run()
+    assert at.query_params["bg_add"] == "ねこ は ミルク が すき"
+    fresh = open_page("pages/1_bigram.py", "en", dict(at.query_params))  # a new session: the server restarted
+    assert_clean(fresh)
+    assert fresh.session_state["bg_added"] == ["ねこ は ミルク が すき"]
+    assert "ねこ は ミルク が すき" in fresh.selectbox(key="bg_sentence").options
+
+
+def test_hostile_sentences_in_the_url_are_checked_like_typed_ones():
+    linked = [
+        "ねこ は ミルク が すき",
+        "x",
+        "",
+        "a\x00b c",
+        "y " * 400,
+        "ねこ は ミルク が すき",
+        "<b>x</b> y",
+    ]
+    at = open_page("pages/1_bigram.py", "ja", {"bg_add": linked})
+    assert_clean(at)
+    assert at.session_state["bg_added"] == ["ねこ は ミルク が すき", "<b>x</b> y"]
+    assert at.query_params["bg_add"] == ["ねこ は ミルク が すき", "<b>x</b> y"]
+    assert any("5" in w.value for w in at.warning)
+
+
+def test_the_playground_sentence_comes_back_from_the_url():
+    at = open_page("pages/9_playground.py", "en")
+    assert at.text_input(key="pg_sentence").proto.query_param_key == "pg_sentence"  # the browser keeps it
+    fresh = open_page("pages/9_playground.py", "en", {"pg_sentence": "猫 が 魚 を 食べた"})
+    assert_clean(fresh)
+    assert fresh.text_input(key="pg_sentence").value == "猫 が 魚 を 食べた"
+    assert chart_frames(fresh)[0]["label"].iloc[0].startswith("猫")

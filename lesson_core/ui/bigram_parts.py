@@ -25,10 +25,36 @@ MAP_LIMIT = 30  # rows and columns the count map has room for
 Sentence = tuple[str, ...]
 
 
-def added_sentences() -> list[Sentence]:
-    """The learner's sentences, kept in st.session_state["bg_added"] only, so they
-    survive moving to another lesson and back."""
-    return [split_sentence(s) for s in st.session_state.setdefault(ADDED, [])]
+ADDED_PARAM = "bg_add"  # the learner's sentences in the URL (one value each), so a reload keeps them
+
+
+def added_sentences(base: Sequence[Sentence] = ()) -> list[Sentence]:
+    """The learner's sentences, kept in st.session_state["bg_added"] (so they
+    survive moving to another lesson and back) and in the URL (?bg_add=, so
+    they survive a reload or a server restart). A fresh session reads them
+    back from the URL, checking each like a typed one; the URL is rewritten
+    whenever it disagrees with the session."""
+    if ADDED not in st.session_state:
+        st.session_state[ADDED] = _from_url(base)
+    added = st.session_state[ADDED]
+    if st.query_params.get_all(ADDED_PARAM) != added:
+        if added:
+            st.query_params[ADDED_PARAM] = added
+        else:
+            st.query_params.pop(ADDED_PARAM, None)
+    return [split_sentence(s) for s in added]
+
+
+def _from_url(base: Sequence[Sentence]) -> list[str]:
+    kept: list[str] = []
+    linked = st.query_params.get_all(ADDED_PARAM)
+    for text in linked:
+        check = check_sentence(text, [*base, *map(split_sentence, kept)], len(kept))
+        if check.ok:
+            kept.append(" ".join(check.tokens))
+    if len(kept) < len(linked):
+        st.session_state[NOTICE] = ("link_dropped", {"n": len(linked) - len(kept), "kept": len(kept)})
+    return kept
 
 
 def _add(base: Sequence[Sentence]) -> None:
