@@ -12,6 +12,8 @@ import pytest
 from conftest import assert_clean, chart_frames, open_page
 
 from lesson_core.progress import decode
+from lesson_core.transformer import MAX_TRAIN_WORK, Config, max_steps, train, training_work
+from lesson_core.ui import capstone_parts as parts
 from lesson_core.ui.i18n import catalog
 from lesson_core.ui.page import EXTRA_PAGES, available_lessons
 from lesson_core.ui.url_state import GUARDED
@@ -294,3 +296,24 @@ def test_the_playground_sentence_comes_back_from_the_url():
     assert_clean(fresh)
     assert fresh.text_input(key="pg_sentence").value == "猫 が 魚 を 食べた"
     assert chart_frames(fresh)[0]["label"].iloc[0].startswith("猫")
+
+
+# --- the capstone's training budget ----------------------------------------------------------
+
+
+def test_training_beyond_the_budget_is_refused_with_a_message(lang):
+    params = {"gpt_width": "64", "gpt_blocks": "2", "gpt_steps": "600", "gpt_heads": "8"}
+    at = open_page("pages/7_capstone.py", lang, params)
+    at.button(key="gpt_train").click().run()
+    assert_clean(at)
+    allowed = max_steps(64, 2)
+    (warning,) = [w for w in at.warning if str(allowed) in w.value]
+    assert "600" in warning.value
+    assert parts.cached(Config(d_model=64, n_heads=8, n_blocks=2, steps=600)) is None
+    assert not at.get("vega_lite_chart")  # no loss curve: nothing was trained
+
+
+def test_the_core_refuses_more_work_than_the_budget():
+    with pytest.raises(ValueError, match="at most"):
+        train(config=Config(d_model=64, n_heads=8, n_blocks=2, steps=600))
+    assert training_work(Config()) <= MAX_TRAIN_WORK  # the default run is well inside
