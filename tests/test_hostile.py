@@ -317,3 +317,22 @@ def test_the_core_refuses_more_work_than_the_budget():
     with pytest.raises(ValueError, match="at most"):
         train(config=Config(d_model=64, n_heads=8, n_blocks=2, steps=600))
     assert training_work(Config()) <= MAX_TRAIN_WORK  # the default run is well inside
+
+
+@pytest.mark.parametrize("typed", [5000, -3])
+def test_a_typed_seed_out_of_range_gets_the_apps_own_message_in_japanese(typed):
+    at = open_page("pages/7_capstone.py", "ja")
+    seed = at.number_input(key="gpt_seed")
+    assert seed.min is None and seed.max is None  # Streamlit's own range message is English only
+    seed.set_value(typed).run()
+    assert_clean(at)
+    assert at.number_input(key="gpt_seed").value == (999 if typed > 0 else 0)
+    assert any("シード" in w.value and str(typed) in w.value for w in at.warning)
+
+
+def test_the_progress_uploader_takes_any_file_and_names_the_type_itself():
+    at = open_page(None, "ja")
+    uploader = at.get("file_uploader")[0]
+    assert not list(uploader.proto.type)  # Streamlit's own wrong-type message is English only
+    at.file_uploader(key="progress_file").set_value(("p.txt", b"{}", "text/plain")).run()
+    assert at.error[0].value == catalog("ja")["home.import_problem.wrong_type"]

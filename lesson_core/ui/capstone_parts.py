@@ -149,15 +149,18 @@ def config_controls() -> Config:
         help=t("capstone.lab.rate_help"),
         key="gpt_lr",
     )
-    seed = bound(
+    seed = bound(  # no min/max for the widget: its own range message would be in English
         st.number_input,
         t("capstone.lab.seed"),
-        *SEEDS,
-        DEFAULT.seed,
-        1,
+        value=DEFAULT.seed,
+        step=1,
         help=t("capstone.lab.seed_help"),
         key="gpt_seed",
+        limits=SEEDS,
+        on_change=_seed_in_range,
     )
+    if notice := st.session_state.pop(SEED_NOTICE, None):
+        st.warning(t("capstone.lab.seed_range", typed=notice, low=SEEDS[0], high=SEEDS[1]))
     return Config(
         d_model=d,
         n_heads=int(h),
@@ -166,6 +169,19 @@ def config_controls() -> Config:
         learning_rate=float(rate),
         seed=_snap(seed if seed is not None else DEFAULT.seed, *SEEDS, 1),
     )
+
+
+SEED_NOTICE = "gpt_seed_notice"
+
+
+def _seed_in_range() -> None:
+    """A typed seed outside SEEDS is put back in range, and the learner told."""
+    typed = st.session_state.get("gpt_seed")
+    if typed is None or not SEEDS[0] <= typed <= SEEDS[1]:
+        st.session_state["gpt_seed"] = (
+            DEFAULT.seed if typed is None else min(SEEDS[1], max(SEEDS[0], int(typed)))
+        )
+        st.session_state[SEED_NOTICE] = "—" if typed is None else str(typed)
 
 
 def lr_text(rate: float) -> str:
