@@ -12,7 +12,10 @@ import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from lesson_core import course, progress
+from lesson_core.ui.blas import one_blas_thread
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
+
+one_blas_thread()  # every page imports this module: the whole server process
 
 PROGRESS_PARAM = "p"
 EXTRA_PAGES = (  # pages after the lessons in the menu: (catalog prefix, path, icon)

@@ -77,7 +77,7 @@ def main() -> None:
     alone = slider_moves(args.moves)
     stop, seconds = threading.Event(), []
     threads = [
-        threading.Thread(target=train_repeatedly, args=(1000 * (k + 1), stop, seconds), daemon=True)
+        threading.Thread(target=train_repeatedly, args=(100 * (k + 1), stop, seconds), daemon=True)
         for k in range(args.trainers)
     ]
     for thread in threads:

@@ -9,6 +9,8 @@ whole run within 10 s on the 2-core machine (aim: 2–5 s or less).
 With ``--worst``: the largest training one learner may ask for (width 64,
 2 blocks, 8 heads, as many steps as MAX_TRAIN_WORK allows), timed with
 ``train`` alone; the page adds its redraws. Goal: a few seconds on one core.
+Like the app (lesson_core/ui/blas.py), it runs BLAS on one thread;
+``--blas-threads`` keeps OpenBLAS's default (one thread per core) to compare.
 Compare numbers from one run only: the machine is shared and noisy.
 """
 
@@ -23,6 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from lesson_core.bigram import total_variation
 from lesson_core.transformer import LOSS_TARGET, Config, max_steps, next_token_distribution, train
+from lesson_core.ui.blas import one_blas_thread
 
 
 def worst(repeats: int) -> None:
@@ -38,7 +41,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--worst", action="store_true")
+    parser.add_argument("--blas-threads", action="store_true", help="keep OpenBLAS's own thread count")
     args = parser.parse_args()
+    if not args.blas_threads:
+        one_blas_thread()
     if args.worst:
         worst(args.repeats)
         return
