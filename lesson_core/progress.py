@@ -54,7 +54,7 @@ def decode(text: str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Progress, 
         return progress, False
     by_code = {lesson.code: lesson for lesson in lessons}
     for group in filter(None, text.split("_")):
-        match = _GROUP.match(group)
+        match = _GROUP.fullmatch(group)
         lesson = by_code.get(match.group(1)) if match else None
         if lesson is None:
             clean = False
