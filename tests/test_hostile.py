@@ -103,8 +103,16 @@ def valid_url_value(widget, text: str) -> bool:
         number = float(text)
     except ValueError:
         return False
-    low, high = widget.min, widget.max
-    return math.isfinite(number) and (low is None or number >= low) and (high is None or number <= high)
+    low, high = limits(widget)
+    return math.isfinite(number) and low <= number <= high
+
+
+def limits(widget) -> tuple[float, float]:
+    """The widget's range; a number input the page checks itself has its range
+    in the page's code (the capstone's seed: Streamlit's own message is English)."""
+    if widget.min is None and widget.key == "gpt_seed":
+        return parts.SEEDS
+    return widget.min, widget.max
 
 
 def sane_value(widget) -> bool:
@@ -114,7 +122,8 @@ def sane_value(widget) -> bool:
     if widget.type in ("select_slider", "selectbox", "radio"):
         return widget.format_func(value) in labels_of(widget) if value is not None else False
     if widget.type in ("slider", "number_input"):
-        return math.isfinite(float(value)) and widget.min <= value <= widget.max
+        low, high = limits(widget)
+        return math.isfinite(float(value)) and low <= value <= high
     return True
 
 
