@@ -1,4 +1,4 @@
-"""Lesson 1 — what a bigram cannot see, and why a plain average does not fix it (LESSONS.md §1)."""
+"""Lesson 1 — what a bigram cannot see, and why a plain average does not fix it."""
 
 import streamlit as st
 

@@ -1,4 +1,4 @@
-"""Lesson 3 — scaling: why attention divides the scores by √d_k (LESSONS.md §3)."""
+"""Lesson 3 — scaling: why attention divides the scores by √d_k."""
 
 import numpy as np
 import streamlit as st
