@@ -187,13 +187,14 @@ def test_capstone_seed_inf_is_reset_with_a_message_in_japanese():
     assert any("シード" in str(toast.value) and "inf" in str(toast.value) for toast in at.toast)
 
 
-def test_out_of_range_values_are_clamped_and_snapped():
-    at = open_page("pages/7_capstone.py", "en", {"gpt_width": "41", "gpt_steps": "99999", "gpt_seed": "5000"})
+def test_values_between_steps_are_snapped_and_values_outside_the_range_reset():
+    params = {"gpt_width": "41", "gpt_steps": "99999", "gpt_seed": "5000"}
+    at = open_page("pages/7_capstone.py", "en", params)
     assert_clean(at)
     assert at.slider(key="gpt_width").value == 40 and at.query_params["gpt_width"] == "40"
-    assert at.slider(key="gpt_steps").value == 600
-    assert at.number_input(key="gpt_seed").value == 999
-    assert len(at.toast) == 3
+    assert at.slider(key="gpt_steps").value == 300 and "gpt_steps" not in at.query_params
+    assert at.number_input(key="gpt_seed").value == 0 and "gpt_seed" not in at.query_params
+    assert sum("40" in toast.value for toast in at.toast) == 1 and len(at.toast) == 3
 
 
 # --- the language, the progress and crowded URLs -----------------------------------------

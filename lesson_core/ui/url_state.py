@@ -7,9 +7,10 @@ Every control bound to the URL is created through ``bound``:
 
 ``bound`` reads the control's range or options from the same arguments the
 widget gets, checks the value a link carries for its key, and before the widget
-exists replaces a bad value: a number outside the range is clamped (and snapped
-to the step), anything unusable (text, NaN, infinity, an unknown option, an
-empty value) is removed so that the control starts at its default. The learner
+exists replaces a bad value: a number inside the range but between two steps is
+snapped to the nearest step; anything else unusable (a number outside the
+range, text, NaN, infinity, an unknown option, an empty value) is removed so
+that the control starts at its default. The learner
 is told in their own language; the URL then holds the corrected value. A link
 can carry anything, so this is the one place that decides what it may set.
 """
@@ -82,15 +83,12 @@ def _numeric_repair(spec: dict[str, Any], kind: str, text: str) -> tuple[bool, s
     if isinstance(spec.get("step"), float):
         integer = False
     number = _number(text)
-    if number is None:
+    outside = number is None or (low is not None and number < low) or (high is not None and number > high)
+    if outside:  # like every page's own checks: a value outside the range falls back to the default
         return False, None
     fixed = number
-    if low is not None:
-        fixed = max(float(low), fixed)
-    if high is not None:
-        fixed = min(float(high), fixed)
     step = spec.get("step")
-    if kind == "slider" and step and low is not None:
+    if kind == "slider" and step and low is not None:  # inside the range but between two steps: snap
         fixed = float(low) + round((fixed - float(low)) / float(step)) * float(step)
         fixed = min(fixed, float(high)) if high is not None else fixed
     if integer:
@@ -111,18 +109,12 @@ def _choice_repair(spec: dict[str, Any], kind: str, text: str) -> tuple[bool, st
     labels = _labels(spec)
     if text in labels:
         return True, text
-    options = list(spec.get("options", ()))
-    numeric = options and all(isinstance(o, int | float) and not isinstance(o, bool) for o in options)
-    number = _number(text)
-    if kind == "select_slider" and numeric and number is not None:
-        nearest = min(range(len(options)), key=lambda i: abs(float(options[i]) - number))
-        return False, labels[nearest]
     return False, None
 
 
 def repair(kind: str, spec: dict[str, Any], value: str | list[str]) -> tuple[bool, str | None]:
     """Is ``value`` (what the URL holds for this control) valid? Returns (ok, what
-    the URL should hold: a corrected value, or None to remove it)."""
+    the URL should hold: a snapped value, or None to remove it)."""
     values = list(value) if isinstance(value, list) else [value]
     text = values[-1] if values else ""
     if kind in NUMERIC:
