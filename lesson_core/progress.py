@@ -54,7 +54,7 @@ def decode(text: str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Progress, 
         return progress, False
     by_code = {lesson.code: lesson for lesson in lessons}
     for group in filter(None, text.split("_")):
-        match = _GROUP.match(group)
+        match = _GROUP.fullmatch(group)
         lesson = by_code.get(match.group(1)) if match else None
         if lesson is None:
             clean = False
@@ -69,15 +69,26 @@ def decode(text: str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Progress, 
     return progress, clean
 
 
-MAX_FILE_BYTES = 100_000
+MAX_FILE_BYTES = 64 * 1024  # a real progress file is well under 2 KB
 FILE_VERSION = 1
+APP_NAME = "attention-lessons"
+
+# Why a file was not read (the page shows home.import_problem.<code>).
+TOO_BIG, NOT_JSON, NOT_PROGRESS, OTHER_APP, FUTURE_VERSION, NOTHING = (
+    "too_big",
+    "not_json",
+    "not_progress",
+    "other_app",
+    "future_version",
+    "nothing",
+)
 
 
 def to_json(progress: Progress) -> str:
     """The progress as a small JSON document, for the learner to keep."""
     return json.dumps(
         {
-            "app": "attention-lessons",
+            "app": APP_NAME,
             "version": FILE_VERSION,
             "visited": sorted(progress.visited),
             "tasks": sorted(progress.tasks),
@@ -88,32 +99,65 @@ def to_json(progress: Progress) -> str:
     )
 
 
-def from_json(data: bytes | str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Progress | None, bool]:
-    """Read a file made by ``to_json``. Returns (None, False) when it is not such
-    a file at all; otherwise (progress, clean) where entries that name no known
-    lesson, task or quiz are dropped (clean is then False). Unknown fields are
-    ignored."""
+@dataclass(frozen=True)
+class FileReading:
+    """What a progress file holds: ``progress`` (None when it cannot be used,
+    then ``problem`` says why), and how many entries named nothing this course
+    knows and were skipped."""
+
+    progress: Progress | None
+    problem: str | None = None
+    skipped: int = 0
+
+
+def read_file(data: bytes | str, lessons: tuple[Lesson, ...] = LESSONS) -> FileReading:
+    """Read a file made by ``to_json``, refusing anything else: too big, not JSON
+    (any parse error, including nesting too deep to parse), not a progress
+    document, another app's file, a newer format, or a file that names nothing
+    this course knows. Unknown fields are ignored; unknown entries are skipped
+    and counted."""
     if len(data) > MAX_FILE_BYTES:
-        return None, False
+        return FileReading(None, TOO_BIG)
     try:
-        doc = json.loads(data)
-    except (ValueError, UnicodeDecodeError):
-        return None, False
-    if not isinstance(doc, dict) or not all(
-        isinstance(doc.get(k, []), list) for k in ("visited", "tasks", "quizzes")
-    ):
-        return None, False
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        doc = json.loads(text)
+    except Exception:  # ValueError, UnicodeDecodeError, RecursionError, ...: not a file we made
+        return FileReading(None, NOT_JSON)
+    if not isinstance(doc, dict):
+        return FileReading(None, NOT_PROGRESS)
+    if doc.get("app") != APP_NAME:
+        return FileReading(None, OTHER_APP if isinstance(doc.get("app"), str) else NOT_PROGRESS)
+    version = doc.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        return FileReading(None, NOT_PROGRESS)
+    if version > FILE_VERSION:
+        return FileReading(None, FUTURE_VERSION)
+    if not all(isinstance(doc.get(k, []), list) for k in ("visited", "tasks", "quizzes")):
+        return FileReading(None, NOT_PROGRESS)
     known_lessons = {lesson.id for lesson in lessons}
     known_tasks = {f"{lesson.id}.{task}" for lesson in lessons for task in lesson.tasks}
     known_quizzes = {f"{lesson.id}.{quiz.id}" for lesson in lessons for quiz in lesson.quizzes}
-    picked, clean = Progress(), True
+    picked, skipped = Progress(), 0
     for name, known, into in (
         ("visited", known_lessons, picked.visited),
         ("tasks", known_tasks, picked.tasks),
         ("quizzes", known_quizzes, picked.quizzes),
     ):
-        entries = [e for e in doc.get(name, []) if isinstance(e, str)]
-        into.update(e for e in entries if e in known)
-        clean &= len(into) == len(doc.get(name, []))
+        entries = doc.get(name, [])
+        good = {e for e in entries if isinstance(e, str) and e in known}
+        into.update(good)
+        skipped += sum(1 for e in entries if not (isinstance(e, str) and e in known))
     picked.visited |= {item.split(".")[0] for item in picked.tasks | picked.quizzes}
-    return picked, clean
+    if not (picked.visited or picked.tasks or picked.quizzes):
+        return FileReading(None, NOTHING, skipped)
+    return FileReading(picked, None, skipped)
+
+
+def merge(a: Progress, b: Progress) -> Progress:
+    """Everything either holds: nothing done in one is lost."""
+    return Progress(a.visited | b.visited, a.tasks | b.tasks, a.quizzes | b.quizzes)
+
+
+def counts(progress: Progress) -> dict[str, int]:
+    """Lessons visited, tasks done and quizzes answered right (for messages)."""
+    return {"visited": len(progress.visited), "tasks": len(progress.tasks), "quizzes": len(progress.quizzes)}

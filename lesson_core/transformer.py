@@ -61,6 +61,11 @@ LN_EPS = 1e-5
 ADAM_BETA1, ADAM_BETA2, ADAM_EPS = 0.9, 0.999, 1e-8
 MAX_TRAIN_TOKENS = 600  # packed training tokens (the attention matrix is N × N)
 MAX_SEQUENCE = 64  # tokens in one prediction / generation prefix
+# The work one training may do, in units of steps × n_blocks × d_model × (d_model + 32)
+# (the matrix products of a step grow with d_model², attention with d_model):
+# twice the default run (300 steps at width 32 with 2 blocks), which is a few
+# seconds on one core at the widest setting (tests/benchmarks/training.py --worst).
+MAX_TRAIN_WORK = 2 * 300 * 2 * 32 * (32 + 32)
 
 Status = Literal["finished", "stopped", "diverged"]
 Params = dict[str, np.ndarray]
@@ -113,6 +118,20 @@ class Config:
     @property
     def d_ff(self) -> int:
         return FFN_MULT * self.d_model
+
+
+def training_work(config: Config) -> int:
+    """steps × n_blocks × d_model × (d_model + 32): what ``MAX_TRAIN_WORK`` bounds."""
+    return config.steps * _work_per_step(config.d_model, config.n_blocks)
+
+
+def _work_per_step(d_model: int, n_blocks: int) -> int:
+    return n_blocks * d_model * (d_model + 32)
+
+
+def max_steps(d_model: int, n_blocks: int) -> int:
+    """The most steps one training may take at this size (see MAX_TRAIN_WORK)."""
+    return MAX_TRAIN_WORK // _work_per_step(d_model, n_blocks)
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:
@@ -561,6 +580,7 @@ def train(
     """Full-batch training: each step computes the loss on every position of every
     sentence, its gradient, clips it, and takes one Adam step.
 
+    ``config`` may ask for at most MAX_TRAIN_WORK (ValueError otherwise).
     ``callback(step, loss)`` runs after each step's loss (step = 1, 2, …);
     returning False stops training ("stopped"). A non-finite loss or gradient,
     or a loss above blowup_factor × the first loss, stops it as "diverged".
@@ -568,6 +588,11 @@ def train(
     Shapes: corpus: S token lists -> TrainResult with losses [steps run]
     """
     config = config or Config()
+    if training_work(config) > MAX_TRAIN_WORK:
+        raise ValueError(
+            f"{config.steps} steps at width {config.d_model} with {config.n_blocks} blocks is more work "
+            f"than one training may do; at most {max_steps(config.d_model, config.n_blocks)} steps"
+        )
     vocab = Vocab.from_sentences(corpus)
     batch = make_batch(corpus, vocab)
     params = init_params(config, len(vocab), np.random.default_rng(config.seed))

@@ -7,6 +7,7 @@ from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variat
 from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
 from lesson_core.ui import bigram_parts as parts
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, vec
+from lesson_core.ui.i18n import md_escape
 from lesson_core.ui.study import terms
 
 LESSON, WA = "bigram", "は"
@@ -19,7 +20,7 @@ st.markdown(t("bigram.intro"))
 
 @st.fragment
 def corpus_lab() -> None:
-    added = parts.added_sentences()
+    added = parts.added_sentences(CORPUS)
     sentences = [*CORPUS, *added]
     st.header(t("bigram.corpus.header"))
     st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
@@ -53,12 +54,12 @@ def corpus_lab() -> None:
     st.markdown(t("bigram.lab.body"))
     prefix = parts.prefix_controls(sentences)
     comp = compare_prefix(sentences, prefix)
-    st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=parts.md(gloss(prefix[-1]))))
+    st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=md_escape(gloss(prefix[-1]))))
     parts.compare_bars(comp)
     st.markdown(
         t(
             "bigram.lab.numbers",
-            last=parts.md(gloss(prefix[-1])),
+            last=md_escape(gloss(prefix[-1])),
             n_bigram=comp.n_bigram,
             bigram_top=parts.top_text(comp.vocab, comp.bigram),
             n_corpus=comp.n_corpus,

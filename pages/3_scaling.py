@@ -9,8 +9,8 @@ from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, 
 from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
 from lesson_core.ui import gloss, lesson_end, num, pct, setup_page, t, try_this, views
 from lesson_core.ui import scaling_parts as parts
-from lesson_core.ui.scaling_parts import URL
 from lesson_core.ui.study import terms
+from lesson_core.ui.url_state import bound
 
 LESSON, ONE_HOT_TARGET, RAW_TOP_TARGET, REFERENCE = "scaling", 0.99, 0.9, 1.0
 GPT2_D_HEAD = GPT2_SMALL_D_MODEL // GPT2_SMALL_HEADS  # 64
@@ -30,9 +30,9 @@ def growth_demo() -> None:
     st.latex(r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k")
     chart = st.container()  # the chart first, its controls just below it (phones stack them so)
     left, right = st.columns(2)
-    d_k = left.select_slider(t("scaling.growth.dk_label"), parts.D_KS, GPT2_D_HEAD, key="sc_dk", **URL)
-    dk_seed = right.slider(
-        t("scaling.seed_label"), 0, 99, 0, key="sc_dk_seed", help=t("scaling.seed_help"), **URL
+    d_k = bound(left.select_slider, t("scaling.growth.dk_label"), parts.D_KS, GPT2_D_HEAD, key="sc_dk")
+    dk_seed = bound(
+        right.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_dk_seed", help=t("scaling.seed_help")
     )
     sweep, tops = parts.dk_sweep(dk_seed), parts.dk_top_weights(dk_seed)
     with chart:
@@ -55,10 +55,10 @@ def onehot_demo() -> None:
     st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
     chart = st.container()
     left, right = st.columns(2)
-    spread = left.slider(
-        t("scaling.onehot.spread_label"), 0.25, 16.0, GPT2_ROOT, 0.25, key="sc_spread", **URL
+    spread = bound(
+        left.slider, t("scaling.onehot.spread_label"), 0.25, 16.0, GPT2_ROOT, 0.25, key="sc_spread"
     )
-    seed = right.slider(t("scaling.seed_label"), 0, 99, 0, key="sc_seed", help=t("scaling.seed_help"), **URL)
+    seed = bound(right.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_seed", help=t("scaling.seed_help"))
     z = random_scores(parts.N_SCORES, np.random.default_rng(seed))
     pair = softmax_at_spreads(z, [spread, REFERENCE])
     with chart:

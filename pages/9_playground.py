@@ -8,27 +8,31 @@ from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_ABS, MAX_CHARS, MAX_TOKENS, bad_cells, default_vectors, tokenize
 from lesson_core.ui import setup_page, t, views, word_split
 from lesson_core.ui.i18n import md_escape
+from lesson_core.ui.url_state import bound
 
 KNOWN = dict(zip(PRONOUN.tokens, PRONOUN.vectors, strict=True))
 
 setup_page("playground")
 st.title(t("playground.title"))
 st.markdown(t("playground.intro", max_tokens=MAX_TOKENS, max_abs=f"{MAX_ABS:g}"))
-sentence = st.text_input(
+sentence = bound(
+    st.text_input,
     t("playground.sentence_label"),
     value=" ".join(PRONOUN.tokens),
-    max_chars=MAX_CHARS,
     key="pg_sentence",
     persist_state="session",
     on_change=word_split.propose,  # Japanese without spaces -> words, shown in the box
     args=("pg_sentence", "pg_chars"),
-)
+)  # no max_chars: a longer paste gets a message below instead of being cut silently
 st.caption(t("ux.enter_hint"))  # Streamlit's own hint is English, hidden on Japanese pages
 word_split.notice("pg_sentence", "ux.split_done")
-per_character = st.toggle(t("playground.per_character"), key="pg_chars", persist_state="session")
+per_character = bound(st.toggle, t("playground.per_character"), key="pg_chars", persist_state="session")
 parsed = tokenize(sentence, per_character)
+if parsed.removed:
+    st.info(t("playground.removed", n=parsed.removed))
 if parsed.problem:
-    st.warning(t(f"playground.problem.{parsed.problem}", max_tokens=MAX_TOKENS, max_chars=MAX_CHARS))
+    limits = {"max_tokens": MAX_TOKENS, "max_chars": MAX_CHARS, "n": parsed.n_chars}
+    st.warning(t(f"playground.problem.{parsed.problem}", **limits))
     st.stop()
 
 st.subheader(t("playground.vectors_header"))

@@ -47,3 +47,14 @@ def test_default_vectors():
     assert np.any(start[1] != 0) and np.any(start[1] != start[3])  # a new word is neither zero nor a copy
     np.testing.assert_array_equal(start[1], default_vectors(("犬",), {}, 4)[0])  # and does not drift
     assert default_vectors((), known, 4).shape == (0, 4)
+
+
+def test_emoji_sequences_stay_whole_and_dropped_characters_are_counted():
+    family = "👨\u200d👩\u200d👧\u200d👦"
+    flag = "🏴\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"  # Scotland
+    assert tokenize(f"{family} {flag}", False).tokens == (family, flag)
+    assert tokenize(f"{family} {flag}", False).removed == 0
+    result = tokenize("ね\u200bこ\u2060 が\u202e", False)
+    assert result.tokens == ("ねこ", "が") and result.removed == 3
+    assert tokenize(f"か\u3099{family}", True).tokens == ("か\u3099", family)
+    assert tokenize("x" * 10_000, False).n_chars == 10_000

@@ -233,7 +233,7 @@ def test_html_and_markdown_stay_plain_text():
     at.selectbox(key="bg_sentence").set_value(nasty).run()
     assert_clean(at)
     text = all_text(at)
-    assert r"\<b\>x\</b\> \*\*y\*\*" in text  # escaped wherever it enters a sentence
+    assert r"\<b\>x\<\/b\> \*\*y\*\*" in text  # escaped wherever it enters a sentence
     assert "<b>" not in text.replace(r"\<b\>", "")
     assert set(bars(at)["corpus"]) == {":red[z]"}  # chart labels are text, not markdown
 

@@ -6,6 +6,7 @@ from conftest import all_text, assert_clean, chart_frames, open_page
 
 from lesson_core import causal_mask, scaled_dot_product_attention
 from lesson_core.examples import PRONOUN
+from lesson_core.playground import MAX_CHARS
 
 PAGE = "pages/9_playground.py"
 
@@ -59,12 +60,25 @@ def test_bad_sentences_get_a_message(lang, text):
     assert not at.get("vega_lite_chart")
 
 
-def test_ten_thousand_characters_are_refused_by_the_input():
-    at = open_page(PAGE, "en")
-    before = at.text_input(key="pg_sentence").value
+def test_ten_thousand_characters_are_refused_with_a_message(lang):
+    at = open_page(PAGE, lang)
     at.text_input(key="pg_sentence").input("y " * 5_000).run()
     assert_clean(at)
-    assert at.text_input(key="pg_sentence").value == before  # max_chars keeps it out
+    assert at.text_input(key="pg_sentence").value == "y " * 5_000  # nothing cut silently
+    (warning,) = at.warning
+    assert "10000" in warning.value and str(MAX_CHARS) in warning.value
+    assert not at.get("vega_lite_chart")
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_removed_invisible_characters_are_reported_and_emoji_kept_whole(lang):
+    at = open_page(PAGE, lang)
+    family = "👨\u200d👩\u200d👧\u200d👦"
+    at.text_input(key="pg_sentence").input(f"ね\u200bこ が {family} すき\u202e").run()
+    assert_clean(at)
+    (info,) = at.info
+    assert "2" in info.value
+    assert family in list(chart_frames(at)[0]["label"])
 
 
 def test_one_token_per_character():

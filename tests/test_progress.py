@@ -27,7 +27,16 @@ def test_empty_and_unvisited():
 
 
 def test_tampered_values_are_dropped_with_a_flag():
-    for junk in ["zz.1.1", "at.12.0", "at.1.1.1", "<script>", "at.1111111111.0", "x" * 5000]:
+    for junk in [
+        "zz.1.1",
+        "at.12.0",
+        "at.1.1.1",
+        "<script>",
+        "at.1111111111.0",
+        "x" * 5000,
+        "at.1.1\n",
+        "at.１.０",
+    ]:
         progress, clean = decode(junk)
         assert not clean, junk
     progress, clean = decode(f"{ATT.code}.1111.0")  # one task digit too many: keep what fits

@@ -1,16 +1,28 @@
-"""Issue 6 mechanisms through AppTest: glossary, term look-ups, the progress
+"""Self-study mechanisms through AppTest: glossary, term look-ups, the progress
 file (export, import, tampered files), reset, and the share link."""
 
 import json
+import tomllib
+from pathlib import Path
 
 import pytest
 from conftest import all_text, assert_clean, open_page
 
 from lesson_core.glossary import TERMS
-from lesson_core.progress import Progress, from_json, to_json
+from lesson_core.progress import (
+    APP_NAME,
+    FILE_VERSION,
+    MAX_FILE_BYTES,
+    FileReading,
+    Progress,
+    decode,
+    read_file,
+    to_json,
+)
 from lesson_core.ui.i18n import catalog
 
 GLOSSARY = "pages/8_glossary.py"
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_glossary_lists_every_term_with_an_anchor(lang):
@@ -38,40 +50,113 @@ def test_lessons_offer_term_look_ups_that_link_to_the_glossary():
 
 def test_progress_file_round_trip():
     p = Progress(visited={"attention"}, tasks={"attention.fish_half"}, quizzes={"attention.q1"})
-    assert from_json(to_json(p)) == (p, True)
+    assert read_file(to_json(p)) == FileReading(p, None, 0)
+    assert read_file(b"\xef\xbb\xbf" + to_json(p).encode()) == FileReading(p, None, 0)  # a BOM from an editor
+
+
+def ours(**fields) -> str:
+    return json.dumps({"app": APP_NAME, "version": FILE_VERSION} | fields)
 
 
 @pytest.mark.parametrize(
-    "data",
-    [b"", b"not json", b"[1, 2]", b'{"visited": "attention"}', b"\xff\xfe\x00", b"{" * 200_000],
+    ("data", "problem"),
+    [
+        (b"", "not_json"),
+        (b"not json", "not_json"),
+        (b"\xff\xfe\x00", "not_json"),
+        (b"[" * 1000 + b"]" * 1000, "not_json"),  # nesting too deep: RecursionError in the parser
+        (b'{"a":' * 1000 + b"1" + b"}" * 1000, "not_json"),
+        (b"{" * 200_000, "too_big"),
+        (b"[1, 2]", "not_progress"),
+        (b"{}", "not_progress"),
+        (b'{"visited": ["attention"]}', "not_progress"),
+        (json.dumps({"app": "another-app", "version": 1, "visited": ["attention"]}).encode(), "other_app"),
+        (ours(version=FILE_VERSION + 1, visited=["attention"]).encode(), "future_version"),
+        (ours(version=True, visited=["attention"]).encode(), "not_progress"),
+        (ours(version=1e400, visited=["attention"]).encode(), "not_progress"),
+        (ours(visited="attention").encode(), "not_progress"),
+        (ours().encode(), "nothing"),
+        (ours(visited=["nope"], tasks=[3, None], quizzes=[{"x": 1}]).encode(), "nothing"),
+    ],
+    ids=range(16),
 )
-def test_garbage_files_are_refused(data):
-    assert from_json(data) == (None, False)
+def test_files_that_restore_nothing_are_refused_with_a_reason(data, problem):
+    reading = read_file(data)
+    assert reading.progress is None and reading.problem == problem
 
 
-def test_unknown_entries_and_fields_are_dropped():
-    doc = {"visited": ["attention", "nope"], "tasks": ["attention.fish_half", 3], "colour": "red"}
-    progress, clean = from_json(json.dumps(doc))
-    assert not clean
-    assert progress.visited == {"attention"} and progress.tasks == {"attention.fish_half"}
+def test_unknown_entries_are_skipped_and_counted():
+    doc = ours(visited=["attention", "nope"], tasks=["attention.fish_half", 3], colour="red")
+    reading = read_file(doc)
+    assert reading.skipped == 2
+    assert reading.progress.visited == {"attention"} and reading.progress.tasks == {"attention.fish_half"}
 
 
-def test_import_a_progress_file_on_the_home_page(lang):
-    at = open_page(None, lang)
-    saved = to_json(Progress(visited={"attention"}, tasks={"attention.equal"}, quizzes=set()))
-    at.file_uploader(key="progress_file").set_value(("p.json", saved.encode(), "application/json")).run()
+def test_sixty_four_kilobytes_at_most_and_the_upload_limit_matches():
+    assert MAX_FILE_BYTES == 64 * 1024
+    padded = ours(visited=["attention"], pad="x" * (MAX_FILE_BYTES - 200))
+    assert len(padded) <= MAX_FILE_BYTES and read_file(padded).progress is not None
+    assert read_file(ours(visited=["attention"], pad="x" * MAX_FILE_BYTES)).problem == "too_big"
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == 1  # megabytes: the smallest Streamlit allows
+
+
+def upload(at, data: bytes, name: str = "p.json"):
+    at.file_uploader(key="progress_file").set_value((name, data, "application/json")).run()
     assert_clean(at)
-    assert at.session_state["progress"].tasks == {"attention.equal"}
-    assert at.query_params["p"].startswith("at.100")
+    return at
+
+
+SAVED = Progress(visited={"attention"}, tasks={"attention.equal"}, quizzes=set())
+
+
+def test_a_file_is_shown_before_anything_changes_then_merged(lang):
+    at = open_page(None, lang, {"p": "sc.000.000"})
+    before = at.session_state["progress"]
+    upload(at, to_json(SAVED).encode())
+    assert at.session_state["progress"] == before and at.query_params["p"] == "sc.000.000"
+    assert any("1" in m.value for m in at.markdown)  # the summary: 1 lesson, 1 task
+    at.button(key="progress_merge").click().run()
+    assert_clean(at)
+    merged = at.session_state["progress"]
+    assert merged.visited == {"attention", "scaling"} and merged.tasks == {"attention.equal"}
+    assert decode(at.query_params["p"])[0] == merged  # the URL says what the screen says
     assert len(at.success) == 1
 
 
-def test_a_tampered_file_gets_a_message_not_an_exception():
-    at = open_page(None, "en")
-    at.file_uploader(key="progress_file").set_value(("p.json", b"<script>", "application/json")).run()
-    assert_clean(at)
-    assert len(at.error) == 1
-    assert at.session_state["progress"] == Progress()
+def test_replace_replaces_and_cancel_keeps():
+    at = open_page(None, "en", {"p": "sc.000.000"})
+    upload(at, to_json(SAVED).encode())
+    at.button(key="progress_cancel").click().run()
+    assert at.session_state["progress"].visited == {"scaling"} and at.query_params["p"] == "sc.000.000"
+    upload(at, to_json(SAVED).encode(), "again.json")
+    at.button(key="progress_replace").click().run()
+    assert at.session_state["progress"] == SAVED
+    assert decode(at.query_params["p"])[0] == SAVED
+
+
+@pytest.mark.parametrize(
+    ("data", "name"),
+    [
+        (b"{}", "p.json"),
+        (ours(visited=["nope"]).encode(), "p.json"),
+        (json.dumps({"app": "other", "version": 1, "visited": ["attention"]}).encode(), "p.json"),
+        (ours(version=99, visited=["attention"]).encode(), "p.json"),
+        (b"[" * 1000 + b"]" * 1000, "p.json"),
+        (b"x" * (70 * 1024), "p.json"),
+        (to_json(SAVED).encode(), "p.txt"),
+    ],
+    ids=["empty", "unknown", "other-app", "future", "nested", "70KB", "txt"],
+)
+def test_a_file_that_restores_nothing_changes_nothing(data, name, lang):
+    at = open_page(None, lang, {"p": "sc.000.000"})
+    before = at.session_state["progress"]
+    upload(at, data, name)
+    assert at.session_state["progress"] == before and at.query_params["p"] == "sc.000.000"
+    assert len(at.error) == 1 and not at.success
+    problems = {catalog(lang)[k] for k in catalog(lang) if k.startswith("home.import_problem.")}
+    assert any(at.error[0].value == p.format(max_kb=64) for p in problems)
+    assert not at.get("button") or "progress_merge" not in [b.key for b in at.button]
 
 
 def test_reset_erases_progress():

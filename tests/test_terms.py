@@ -33,6 +33,9 @@ MAX_SENTENCE = 80
 
 # Count placeholders followed by a plural noun that never get exactly 1, and why.
 NEVER_ONE: dict[tuple[str, str], str] = {
+    ("capstone.train.over_budget", "steps"): "the steps slider starts at 20",
+    ("capstone.train.over_budget", "max_steps"): "the budget allows 200 steps even at the largest model",
+    ("playground.problem.too_long", "n"): "shown only above the limit (playground.MAX_CHARS characters)",
     ("attention.demo.body", "n"): "example C: 10 tokens",
     ("attention.demo.body", "d"): "example C: 4 features",
     ("attention.qkv.linear_map", "x"): "a vector: '{x} times the matrix'",

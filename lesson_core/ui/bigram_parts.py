@@ -2,12 +2,11 @@
 map, the bigram-versus-corpus comparison and the plain average of example A.
 
 Text a learner typed is only ever shown as plain text (tables, chart labels,
-widget options) or escaped (``md``) inside a catalog sentence.
+widget options) or escaped (``md_escape``) inside a catalog sentence.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 import numpy as np
@@ -17,23 +16,34 @@ import streamlit as st
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 from lesson_core.ui import charts, word_split
-from lesson_core.ui.i18n import gloss, pct, t, vec
+from lesson_core.ui.i18n import gloss, md_escape, pct, t, vec
 from lesson_core.ui.page import one_shot
+from lesson_core.ui.url_state import bound
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
-URL = {"bind": "query-params"}
 MAP_LIMIT = 30  # rows and columns the count map has room for
 Sentence = tuple[str, ...]
 
-# Everything CommonMark lets a backslash escape, so typed text cannot turn into
-# markdown, maths ($), icons or colours (:...:), links or HTML.
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:&=^\"'])")
+
+ADDED_PARAM = "bg_add"  # the learner's sentences in the URL (one value each), so a reload keeps them
 
 
-def md(text: str) -> str:
-    """``text`` escaped for st.markdown: shown exactly as typed."""
-    return _MARKDOWN.sub(r"\\\1", text)
+def added_sentences(base: Sequence[Sentence] = ()) -> list[Sentence]:
+    """The learner's sentences, kept in st.session_state["bg_added"] (so they
+    survive moving to another lesson and back) and in the URL (?bg_add=, so
+    they survive a reload or a server restart). A fresh session reads them
+    back from the URL, checking each like a typed one; the URL is rewritten
+    whenever it disagrees with the session."""
+    if ADDED not in st.session_state:
+        st.session_state[ADDED] = _from_url(base)
+    added = st.session_state[ADDED]
+    if st.query_params.get_all(ADDED_PARAM) != added:
+        if added:
+            st.query_params[ADDED_PARAM] = added
+        else:
+            st.query_params.pop(ADDED_PARAM, None)
+    return [split_sentence(s) for s in added]
 
 
 def glossed(tokens: Sequence[str]) -> str:
@@ -44,13 +54,19 @@ def glossed(tokens: Sequence[str]) -> str:
 
 def md_glossed(tokens: Sequence[str]) -> str:
     """``glossed`` escaped for st.markdown."""
-    return md(glossed(tokens))
+    return md_escape(glossed(tokens))
 
 
-def added_sentences() -> list[Sentence]:
-    """The learner's sentences, kept in st.session_state["bg_added"] only, so they
-    survive moving to another lesson and back."""
-    return [split_sentence(s) for s in st.session_state.setdefault(ADDED, [])]
+def _from_url(base: Sequence[Sentence]) -> list[str]:
+    kept: list[str] = []
+    linked = st.query_params.get_all(ADDED_PARAM)
+    for text in linked:
+        check = check_sentence(text, [*base, *map(split_sentence, kept)], len(kept))
+        if check.ok:
+            kept.append(" ".join(check.tokens))
+    if len(kept) < len(linked):
+        st.session_state[NOTICE] = ("link_dropped", {"n": len(linked) - len(kept), "kept": len(kept)})
+    return kept
 
 
 def _add(base: Sequence[Sentence]) -> None:
@@ -152,7 +168,7 @@ def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = F
     best = top_k(p, k)
     if len(best) == 0:
         return t("bigram.lab.nothing")
-    name = gloss if in_table else (lambda tok: md(gloss(tok)))
+    name = gloss if in_table else (lambda tok: md_escape(gloss(tok)))
     words = t("bigram.lab.sep").join(f"{name(vocab[i])} {pct(p[i])}" for i in best)
     rest = int(np.count_nonzero(p)) - len(best)
     return words + t("bigram.lab.more", n=rest) if rest > 0 else words
@@ -201,19 +217,19 @@ def prefix_controls(sentences: Sequence[Sentence]) -> tuple[str, ...]:
     """Choose a sentence of the corpus and how many of its tokens have been
     read (both kept in the URL); returns the tokens read so far, the prefix."""
     texts = [" ".join(s) for s in sentences]
-    chosen = st.selectbox(t("bigram.lab.sentence_label"), texts, index=0, key="bg_sentence", **URL)
+    chosen = bound(st.selectbox, t("bigram.lab.sentence_label"), texts, index=0, key="bg_sentence")
     tokens = split_sentence(chosen or texts[0])
     if len(tokens) < 3:  # a two-token sentence has only one prefix: its first token
         st.caption(t("bigram.lab.one_prefix"))
         return tokens[:1]
-    read = st.slider(
+    read = bound(
+        st.slider,
         t("bigram.lab.read_label"),
         1,
         len(tokens) - 1,
         2,
         help=t("bigram.lab.read_help"),
         key="bg_read",
-        **URL,
     )
     return tokens[: int(read)]
 

@@ -11,6 +11,7 @@ callback, so an interrupted training never reaches the cache.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -28,21 +29,24 @@ from lesson_core.transformer import (
     BOS,
     EOS,
     LOSS_TARGET,
+    MAX_TRAIN_WORK,
     Config,
     TrainResult,
     Vocab,
     attention_maps,
     generate,
     init_params,
+    max_steps,
     next_token_distribution,
     parameter_count,
     train,
+    training_work,
     with_bos,
 )
 from lesson_core.ui import charts, views
 from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, t_count
+from lesson_core.ui.url_state import bound
 
-URL = {"bind": "query-params"}
 DEFAULT = Config()
 WIDTH = (8, 64, 8)  # d_model: min, max, step (multiples of 8: every one has 1, 2, 4 and 8 heads)
 MAX_HEADS = 8  # more heads than this would not leave room to draw them
@@ -92,7 +96,8 @@ def config_controls() -> Config:
     """Width, heads (only divisors of the width), blocks, steps, learning rate and
     seed, all kept in the URL. Returns the chosen configuration."""
     low, high, step = WIDTH
-    d = st.slider(
+    d = bound(
+        st.slider,
         t("capstone.lab.width"),
         low,
         high,
@@ -100,37 +105,37 @@ def config_controls() -> Config:
         step,
         help=t("capstone.lab.width_help"),
         key="gpt_width",
-        **URL,
     )
     d = _snap(d, low, high, step)
     heads = head_options(d)
     fixed = st.session_state.get("gpt_heads", heads[0]) not in heads
     if fixed:  # the width changed and the old head count does not divide it
         st.session_state["gpt_heads"] = _nearest(heads, int(st.session_state["gpt_heads"]))
-    h = st.select_slider(
+    h = bound(
+        st.select_slider,
         t("capstone.lab.heads"),
         heads,
         value=None if fixed else _nearest(heads, DEFAULT.n_heads),
         help=t("capstone.lab.heads_help", max_heads=MAX_HEADS),
         key="gpt_heads",
-        **URL,
     )
     st.caption(
         t_count(
             "capstone.lab.heads_note", d // h, d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))
         )
     )
-    blocks = st.radio(
+    blocks = bound(
+        st.radio,
         t("capstone.lab.blocks"),
         BLOCKS,
         index=BLOCKS.index(DEFAULT.n_blocks),
         horizontal=True,
         help=t("capstone.lab.blocks_help"),
         key="gpt_blocks",
-        **URL,
     )
     low, high, step = STEPS
-    steps = st.slider(
+    steps = bound(
+        st.slider,
         t("capstone.lab.steps"),
         low,
         high,
@@ -138,26 +143,28 @@ def config_controls() -> Config:
         step,
         help=t("capstone.lab.steps_help"),
         key="gpt_steps",
-        **URL,
     )
-    rate = st.select_slider(
+    rate = bound(
+        st.select_slider,
         t("capstone.lab.rate"),
         LEARNING_RATES,
         value=DEFAULT.learning_rate,
         format_func=lr_text,
         help=t("capstone.lab.rate_help"),
         key="gpt_lr",
-        **URL,
     )
-    seed = st.number_input(
+    seed = bound(  # no min/max for the widget: its own range message would be in English
+        st.number_input,
         t("capstone.lab.seed"),
-        *SEEDS,
-        DEFAULT.seed,
-        1,
+        value=DEFAULT.seed,
+        step=1,
         help=t("capstone.lab.seed_help"),
         key="gpt_seed",
-        **URL,
+        limits=SEEDS,
+        on_change=_seed_in_range,
     )
+    if notice := st.session_state.pop(SEED_NOTICE, None):
+        st.warning(t("capstone.lab.seed_range", typed=notice, low=SEEDS[0], high=SEEDS[1]))
     return Config(
         d_model=d,
         n_heads=int(h),
@@ -166,6 +173,19 @@ def config_controls() -> Config:
         learning_rate=float(rate),
         seed=_snap(seed if seed is not None else DEFAULT.seed, *SEEDS, 1),
     )
+
+
+SEED_NOTICE = "gpt_seed_notice"
+
+
+def _seed_in_range() -> None:
+    """A typed seed outside SEEDS is put back in range, and the learner told."""
+    typed = st.session_state.get("gpt_seed")
+    if typed is None or not SEEDS[0] <= typed <= SEEDS[1]:
+        st.session_state["gpt_seed"] = (
+            DEFAULT.seed if typed is None else min(SEEDS[1], max(SEEDS[0], int(typed)))
+        )
+        st.session_state[SEED_NOTICE] = "—" if typed is None else str(typed)
 
 
 def lr_text(rate: float) -> str:
@@ -305,6 +325,7 @@ def _train_live(config: Config) -> TrainResult:
     last = [time.perf_counter()]
 
     def show(step: int, loss: float) -> None:
+        time.sleep(0)  # let other learners' reruns have the interpreter between steps
         losses.append(loss)
         now = time.perf_counter()
         if now - last[0] >= REDRAW_SECONDS or step == config.steps:
@@ -314,16 +335,64 @@ def _train_live(config: Config) -> TrainResult:
             with chart:
                 loss_chart(np.array(losses), config.steps)
 
-    result = train(CORPUS, config, show)
+    with training_slot(bar):
+        result = train(CORPUS, config, show)
     bar.empty()
     with chart:
         loss_chart(result.losses, config.steps)
     return result
 
 
+# One training at a time per server process: the others wait their turn (and are
+# told so), so that a class pressing "Train" together cannot starve every other
+# learner's slider moves of the two cores.
+TRAINING_SLOTS = threading.BoundedSemaphore(1)
+WAIT_POLL_SECONDS = 0.2
+_waiting = [0]  # learners waiting for the slot (for the message)
+
+
+@contextlib.contextmanager
+def training_slot(bar):
+    """Hold the training slot; while another session trains, say so and wait
+    (each redraw is also where Streamlit may stop a run the learner left)."""
+    if not TRAINING_SLOTS.acquire(blocking=False):
+        with _LOCK:
+            _waiting[0] += 1
+        try:
+            while not TRAINING_SLOTS.acquire(timeout=WAIT_POLL_SECONDS):
+                bar.progress(0.0, text=t("capstone.train.waiting", n=_waiting[0]))
+        finally:
+            with _LOCK:
+                _waiting[0] -= 1
+    try:
+        yield
+    finally:
+        TRAINING_SLOTS.release()
+
+
+def over_budget(config: Config) -> bool:
+    """Too much work for one training: say how many steps this size allows."""
+    if training_work(config) <= MAX_TRAIN_WORK:
+        return False
+    allowed = max_steps(config.d_model, config.n_blocks)
+    st.warning(
+        t(
+            "capstone.train.over_budget",
+            steps=config.steps,
+            d=config.d_model,
+            blocks=config.n_blocks,
+            max_steps=allowed - allowed % STEPS[2],
+        )
+    )
+    return True
+
+
 def training(config: Config, pressed: bool) -> TrainResult | None:
     """The result for ``config``: from the cache when it was trained before, from a
-    live training run when the button was pressed, else None (nothing trained yet)."""
+    live training run when the button was pressed, else None (nothing trained yet,
+    or more work than one training may do)."""
+    if over_budget(config):
+        return None
     result = cached(config)
     if result is None and not pressed:
         st.info(t("capstone.train.not_yet"))
@@ -413,7 +482,7 @@ def token_select(
     """A selectbox over token sequences, shown (and kept in the URL) as the tokens
     joined by spaces, so a shared link reads the same in both languages."""
     texts = [prefix_text(c) for c in choices]
-    chosen = st.selectbox(label, texts, index=texts.index(prefix_text(default)), key=key, **URL)
+    chosen = bound(st.selectbox, label, texts, index=texts.index(prefix_text(default)), key=key)
     return tuple((chosen or prefix_text(default)).split(" "))
 
 
@@ -518,7 +587,8 @@ def generation_section(result: TrainResult) -> None:
     with left:
         start = token_select(t("capstone.gen.prefix"), PREFIXES, CAT, "gpt_gen_prefix")
     low, high, default, step = TEMPERATURE
-    temperature = right.slider(
+    temperature = bound(
+        right.slider,
         t("capstone.gen.temp"),
         low,
         high,
@@ -526,7 +596,6 @@ def generation_section(result: TrainResult) -> None:
         step,
         help=t("capstone.gen.temp_help"),
         key="gpt_temp",
-        **URL,
     )
     temperature = float(min(high, max(low, temperature)))
     rng = np.random.default_rng(GEN_SEED)

@@ -15,8 +15,8 @@ from lesson_core.attention import AttentionResult, causal_mask
 from lesson_core.masking import sliding_window_mask, training_pairs
 from lesson_core.ui import charts, tables, views
 from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, vec
+from lesson_core.ui.url_state import bound
 
-URL = {"bind": "query-params"}
 MASK_KINDS = ("none", "causal", "window")  # the explorer's masks; labels causal_mask.pronoun.kind_<id>
 DEFAULT_WINDOW = 3
 
@@ -31,14 +31,14 @@ def fill_text(fill: float) -> str:
 def fill_choice(fills: Sequence[float], key: str) -> float:
     """The value added to the hidden scores, one of ``fills``, kept in the URL
     under ``key`` as its printed form (−∞, −1e9, −10, −1, 0)."""
-    return st.radio(
+    return bound(
+        st.radio,
         t("causal_mask.fill.label"),
         fills,
         horizontal=True,
         format_func=fill_text,
         help=t("causal_mask.fill.help"),
         key=key,
-        bind="query-params",
     )
 
 
@@ -158,16 +158,17 @@ def mask_controls(tokens: Sequence[str], default_query: int) -> tuple[int, str, 
     (``cm_mask``: the index of none, causal or sliding window in ``MASK_KINDS``, shown
     and kept in the URL by its name in the learner's language), the window size (``cm_window``) and
     the temperature (``cm_temp``). Returns (query, mask kind, window, temperature)."""
-    query = st.selectbox(
+    query = bound(
+        st.selectbox,
         t("ui.explorer.query_label"),
         range(len(tokens)),
         index=default_query,
         format_func=views.distinct_labels(tokens).__getitem__,
         key="cm_query",
-        **URL,
     )
     names = [t(f"causal_mask.pronoun.kind_{kind}") for kind in MASK_KINDS]  # read once, here
-    choice = st.radio(
+    choice = bound(
+        st.radio,
         t("causal_mask.pronoun.kind_label"),
         range(len(MASK_KINDS)),
         index=MASK_KINDS.index("causal"),
@@ -175,17 +176,16 @@ def mask_controls(tokens: Sequence[str], default_query: int) -> tuple[int, str, 
         horizontal=True,
         help=t("causal_mask.pronoun.kind_help"),
         key="cm_mask",
-        **URL,
     )
     kind = MASK_KINDS[choice]
-    window = st.slider(
+    window = bound(
+        st.slider,
         t("causal_mask.pronoun.window_label"),
         1,
         len(tokens),
         DEFAULT_WINDOW,
         help=t("causal_mask.pronoun.window_help"),
         key="cm_window",
-        **URL,
     )
     temperature = views.temperature_slider("cm_temp")
     return query, kind, window, temperature

@@ -75,13 +75,24 @@ def gloss(token: str) -> str:
     return f"{token} ({meaning})" if meaning else token
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$])")
+# Every ASCII punctuation character: CommonMark shows each of them literally
+# after a backslash, so no markdown, HTML, entity (&amp;), KaTeX ($) or
+# Streamlit directive (:red[...], :material/...:, :cat:) can form.
+_MARKDOWN_SPECIAL = re.compile(r"([!-/:-@\[-`{-~])")
+# Streamlit's markdown turns bare addresses into links after the escapes are
+# read (GFM autolinks: http://..., www...., a@b.c) and replaces :name: with
+# emoji or icons the same way. An invisible word joiner right after ":" and "@"
+# and between "www" and "." breaks those patterns without changing what is seen.
+WORD_JOINER = "\u2060"
+_AUTOLINK = re.compile(r"(?<=[:@])|(?<=www)(?=\.)", re.IGNORECASE)
 
 
 def md_escape(text: str) -> str:
-    """Text a learner typed, made safe to place inside markdown: every markdown,
-    HTML and KaTeX character is backslash-escaped, so it shows exactly as typed."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", text)
+    """Text a learner typed, made safe to place inside markdown, so that it is
+    shown exactly as typed: every ASCII punctuation character is backslash-
+    escaped and autolinks and :directives: are broken by an invisible word
+    joiner. The one escaper for learner text on every page."""
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", _AUTOLINK.sub(WORD_JOINER, str(text)))
 
 
 def pct(x: float, digits: int = 1) -> str:

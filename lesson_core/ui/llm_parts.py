@@ -34,8 +34,8 @@ from lesson_core.rope import frequencies, rope_score, score_by_offset
 from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
 from lesson_core.ui import charts, views
 from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, t_count
+from lesson_core.ui.url_state import bound
 
-URL = {"bind": "query-params"}
 PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
 CACHE_LENGTHS = (1, 4096)  # the cache-size slider's range (tokens)
 GPT2_SMALL_CONTEXT = 1024  # GPT-2's context length (n_ctx), the slider's start
@@ -71,7 +71,7 @@ def prompt_select() -> tuple[str, ...]:
     """The start of the text, shown (and kept in the URL) as the tokens joined by
     spaces, so that a shared link reads the same in both languages."""
     texts = [" ".join(p) for p in PROMPTS]
-    chosen = st.selectbox(t("todays_llms.cache.prompt"), texts, index=0, key="llm_prompt", **URL)
+    chosen = bound(st.selectbox, t("todays_llms.cache.prompt"), texts, index=0, key="llm_prompt")
     return PROMPTS[texts.index(chosen)] if chosen in texts else PROMPTS[0]
 
 
@@ -79,14 +79,14 @@ def step_slider(gen: Generation) -> int:
     """How many tokens have been read (the prompt's own tokens up to the last one)."""
     last = len(gen.run.token_ids)
     _clamp("llm_step", 1, last)
-    return st.slider(
+    return bound(
+        st.slider,
         t("todays_llms.cache.step"),
         1,
         last,
         gen.prompt_length,
         help=t("todays_llms.cache.step_help"),
         key="llm_step",
-        **URL,
     )
 
 
@@ -171,14 +171,14 @@ def cache_size_section() -> None:
     st.markdown(t("todays_llms.cache.size_body"))
     st.latex(r"2 \times L \times g \times d_{head} \times n \times b")
     low, high = CACHE_LENGTHS
-    tokens = st.slider(
+    tokens = bound(
+        st.slider,
         t("todays_llms.cache.length"),
         low,
         high,
         GPT2_SMALL_CONTEXT,
         help=t("todays_llms.cache.length_help"),
         key="llm_len",
-        **URL,
     )
     config = trained_model().config
     course = kv_cache_bytes(config.n_blocks, config.n_heads, config.d_head, tokens, FLOAT64)
@@ -215,12 +215,12 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
     low, high = ROPE_POSITIONS
     left, right = st.columns(2)
     with left:
-        m = st.slider(
-            t("todays_llms.rope.m"), low, high, 5, help=t("todays_llms.rope.pos_help"), key="llm_m", **URL
+        m = bound(
+            st.slider, t("todays_llms.rope.m"), low, high, 5, help=t("todays_llms.rope.pos_help"), key="llm_m"
         )
     with right:
-        n = st.slider(
-            t("todays_llms.rope.n"), low, high, 2, help=t("todays_llms.rope.pos_help"), key="llm_n", **URL
+        n = bound(
+            st.slider, t("todays_llms.rope.n"), low, high, 2, help=t("todays_llms.rope.pos_help"), key="llm_n"
         )
     res = rope_score(q, k, m, n)
     st.markdown(t("todays_llms.rope.result", m=m, n=n, offset=f"{res.offset:+d}", score=num(res.score, 3)))
@@ -265,7 +265,7 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
 
 def model_select() -> ModelShape:
     names = [m.name for m in REAL_MODELS]  # the same in both languages, so a shared link reads the same
-    choice = st.selectbox(t("todays_llms.gqa.model"), names, index=0, key="llm_model", **URL)
+    choice = bound(st.selectbox, t("todays_llms.gqa.model"), names, index=0, key="llm_model")
     return REAL_MODELS[names.index(choice)] if choice in names else REAL_MODELS[0]
 
 
@@ -274,19 +274,19 @@ def kv_select(model: ModelShape) -> int:
     fixed = st.session_state.get("llm_kv") not in (None, *options)
     if fixed:  # the model changed and the old count does not divide its query heads
         st.session_state["llm_kv"] = model.kv_heads
-    return st.select_slider(
+    return bound(
+        st.select_slider,
         t("todays_llms.gqa.kv"),
         options,
         value=None if fixed else model.kv_heads,
         help=t("todays_llms.gqa.kv_help"),
         key="llm_kv",
-        **URL,
     )
 
 
 def gqa_tokens() -> int:
-    tokens = st.select_slider(
-        t("todays_llms.gqa.tokens"), GQA_TOKENS, value=GPT2_SMALL_CONTEXT, key="llm_tokens", **URL
+    tokens = bound(
+        st.select_slider, t("todays_llms.gqa.tokens"), GQA_TOKENS, value=GPT2_SMALL_CONTEXT, key="llm_tokens"
     )
     return tokens if tokens in GQA_TOKENS else GPT2_SMALL_CONTEXT
 
@@ -342,8 +342,13 @@ def group_demo() -> None:
             it=gloss(PRONOUN.tokens[PRONOUN_QUERY]),
         )
     )
-    g = st.radio(
-        t("todays_llms.gqa.group_kv"), divisors(DEMO_HEADS), index=1, horizontal=True, key="llm_group", **URL
+    g = bound(
+        st.radio,
+        t("todays_llms.gqa.group_kv"),
+        divisors(DEMO_HEADS),
+        index=1,
+        horizontal=True,
+        key="llm_group",
     )
     g = int(g) if g in divisors(DEMO_HEADS) else 2
     x = PRONOUN.vectors
@@ -393,13 +398,13 @@ def measured(n: int):
 
 
 def long_section() -> None:
-    n = st.select_slider(
+    n = bound(
+        st.select_slider,
         t("todays_llms.long.n"),
         TIMED_SIZES,
         value=512,
         help=t("todays_llms.long.n_help"),
         key="llm_long_n",
-        **URL,
     )
     n = n if n in TIMED_SIZES else 512
     st.markdown(
@@ -433,17 +438,17 @@ def block_section() -> tuple[int, bool]:
     x, n = PRONOUN.vectors, len(PRONOUN.tokens)
     left, right = st.columns([2, 1])
     with left:
-        block = st.slider(
+        block = bound(
+            st.slider,
             t("todays_llms.long.block"),
             1,
             n,
             n,
             help=t("todays_llms.long.block_help", n=n),
             key="llm_block",
-            **URL,
         )
     with right:
-        masked = st.toggle(t("todays_llms.long.masked"), value=False, key="llm_masked", **URL)
+        masked = bound(st.toggle, t("todays_llms.long.masked"), value=False, key="llm_masked")
     mask = causal_mask(n) if masked else None
     plain = attention(PRONOUN.queries, x, x, mask=mask)
     res = blockwise_attention(PRONOUN.queries, x, x, block, mask=mask, traced=PRONOUN_QUERY)

@@ -12,8 +12,8 @@ from streamlit.delta_generator import DeltaGenerator
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
 from lesson_core.ui import charts, views
 from lesson_core.ui.i18n import gloss, num, pct, t, t_count, vec
+from lesson_core.ui.url_state import bound
 
-URL = {"bind": "query-params"}
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
 MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back
 
@@ -61,26 +61,26 @@ def head_label(name: str, offset: int = 1) -> str:
 
 def query_select(tokens: Sequence[str], default: int) -> int:
     """The query token of the hand-made heads (the bare token in the URL)."""
-    return st.selectbox(
+    return bound(
+        st.selectbox,
         t("multi_head.heads.query_label"),
         range(len(tokens)),
         index=default,
         format_func=list(tokens).__getitem__,
         key="mh_query",
-        **URL,
     )
 
 
 def offset_select(n: int) -> int:
     """How many tokens back the look-back head looks (1 = the previous token)."""
     return int(
-        st.select_slider(
+        bound(
+            st.select_slider,
             t("multi_head.heads.offset_label"),
             list(range(1, MAX_OFFSET + 1)),
             1,
             help=t("multi_head.heads.offset_help"),
             key="mh_offset",
-            **URL,
         )
     )
 
@@ -137,21 +137,21 @@ def heads_section(
 
 def heads_count(options: Sequence[int], default: int, key: str, label: str, help_text: str) -> int:
     """A head count among the divisors of the width only."""
-    return int(st.select_slider(label, list(options), default, help=help_text, key=key, **URL))
+    return int(bound(st.select_slider, label, list(options), default, help=help_text, key=key))
 
 
 def run_controls(
     options: Sequence[int], d_model: int, default_seed: int, default_heads: int
 ) -> tuple[int, int]:
     """The seed of the random projections and the number of heads of the run."""
-    seed = st.slider(
+    seed = bound(
+        st.slider,
         t("multi_head.run.seed_label"),
         0,
         99,
         default_seed,
         help=t("multi_head.run.seed_help"),
         key="mh_seed",
-        **URL,
     )
     heads = heads_count(
         options,

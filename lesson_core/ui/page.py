@@ -4,15 +4,20 @@ quizzes and the previous / next links."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
-from urllib.parse import urlencode
+from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from lesson_core import course, progress
 from lesson_core.ui import browser
 from lesson_core.ui.a11y import plain_maths
+from lesson_core.ui.blas import one_blas_thread
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
+
+one_blas_thread()  # every page imports this module: the whole server process
 
 PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
@@ -67,11 +72,14 @@ def setup_page(lesson_id: str | None = None) -> str:
     """
     forget_lang()  # a rerun may reuse the previous run's thread
     st.session_state.pop(ONE_SHOT, None)
+    rescue_crowded_url()
     lang = current_lang()
+    # The switch follows the URL on every run (after the browser's Back button
+    # the session still holds the language the learner had switched to).
+    st.session_state["lang_choice"] = lang
     st.sidebar.segmented_control(
         "言語 / Language",
         LANGS,
-        default=lang,
         format_func=lambda code: t(f"ui.lang_{code}"),
         key="lang_choice",
         on_change=_switch_language,
@@ -80,16 +88,45 @@ def setup_page(lesson_id: str | None = None) -> str:
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
     st.html(NARROW_SCREEN_CSS)  # style only: Streamlit puts it in no visible place
+    if st.query_params.get("lang", lang) != lang:
+        st.query_params["lang"] = lang
+        st.toast(t("ui.lang_unknown"), icon="⚠️")
     learner = load_progress()
     if lesson_id in course.BY_ID and lesson_id not in learner.visited:
         learner.visited.add(lesson_id)
-        save_progress(learner)
+    save_progress(learner)  # also puts the URL right when it disagrees with the session
     if (kept := browser.sync(lang, learner)) is not None:  # progress kept in this browser
         save_progress(learner := kept)
     if done := st.session_state.pop(COMPLETED, None):
         st.toast(t(done), icon="🎉")
     draw_menu(lang, learner)
     return lang
+
+
+# Streamlit ignores a whole query string with more than 1,000 parameters or
+# 512 Ki characters (st.query_params is then empty). The language and the
+# progress are read from the raw string instead, and everything else dropped.
+_CROWDED_FIELDS, _CROWDED_CHARS = 1000, 512 * 1024
+_KEPT = ("lang", PROGRESS_PARAM)
+
+
+def rescue_crowded_url() -> None:
+    """Keep ``lang`` and ``p`` from a URL Streamlit refused for its size, and
+    drop every other parameter (a link that long was never made by this app)."""
+    ctx = get_script_run_ctx()
+    raw = getattr(ctx, "query_string", "") or ""
+    if len(st.query_params) or not raw:
+        return
+    if raw.count("&") + 1 <= _CROWDED_FIELDS and len(raw) <= _CROWDED_CHARS:
+        return
+    kept = {}
+    for name in _KEPT:
+        values = re.findall(rf"(?:^|&){name}=([^&]{{0,{progress.MAX_LENGTH * 3}}})(?=&|$)", raw)
+        if values:
+            kept[name] = unquote_plus(values[-1])
+    st.query_params.from_dict(kept)
+    forget_lang()
+    st.toast(t("ui.url_crowded", n=raw.count("&") + 1), icon="⚠️")
 
 
 def _switch_language() -> None:
@@ -130,10 +167,13 @@ def one_shot(key: str, default=None):
 
 
 def save_progress(learner: progress.Progress) -> None:
+    """Keep the progress in the session and in the URL (?p=), so the two agree."""
     st.session_state.progress = learner
     encoded = progress.encode(learner)
-    if encoded:
+    if encoded and st.query_params.get(PROGRESS_PARAM) != encoded:
         st.query_params[PROGRESS_PARAM] = encoded
+    elif not encoded and PROGRESS_PARAM in st.query_params:
+        del st.query_params[PROGRESS_PARAM]
 
 
 def link_params() -> dict[str, str]:

@@ -22,8 +22,8 @@ from lesson_core.positional import (
 )
 from lesson_core.ui import charts
 from lesson_core.ui.i18n import gloss, num, t, vec
+from lesson_core.ui.url_state import bound
 
-URL = {"bind": "query-params"}
 MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
 D_MODELS = tuple(range(2, 129, 2))  # only even widths: sin and cos come in pairs
 DEFAULT_D_MODEL = 16
@@ -33,22 +33,22 @@ WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colo
 
 def size_controls() -> tuple[int, int]:
     """Number of positions (slider) and d_model (even values only), kept in the URL."""
-    n = st.slider(
+    n = bound(
+        st.slider,
         t("positional.explore.n_label"),
         MIN_POSITIONS,
         MAX_POSITIONS,
         DEFAULT_POSITIONS,
         help=t("positional.explore.n_help", lo=MIN_POSITIONS, hi=MAX_POSITIONS),
         key="pe_n",
-        **URL,
     )
-    d = st.select_slider(
+    d = bound(
+        st.select_slider,
         t("positional.explore.d_label"),
         D_MODELS,
         DEFAULT_D_MODEL,
         help=t("positional.explore.d_help"),
         key="pe_d",
-        **URL,
     )
     return int(n), int(d)
 
@@ -56,12 +56,12 @@ def size_controls() -> tuple[int, int]:
 def mask_switch() -> bool:
     """Whether the word-order comparison uses the causal mask of lesson 4."""
     return bool(
-        st.toggle(
+        bound(
+            st.toggle,
             t("positional.order.mask_label"),
             False,
             help=t("positional.order.mask_help"),
             key="pe_mask",
-            **URL,
         )
     )
 

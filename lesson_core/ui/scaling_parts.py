@@ -30,7 +30,6 @@ N_SCORES = 12  # scores in the softmax demo
 N_KEYS, TOP_DRAWS = 12, 400  # keys per query, and queries per d_k, for the largest weight
 GRID = spread_grid(0.25, 16.0)  # spreads of the gradient curve, log-spaced
 TYPICAL_DRAWS, TYPICAL_SEED = 1000, 0
-URL = {"bind": "query-params"}
 Y_TICKS = (0.5, 1, 2, 4, 8, 16, 32)  # ticks of the logarithmic spread axis
 COLOURS = (*charts.SERIES_COLOURS, "#1b1f24")  # the last one marks the learner's choice
 

@@ -34,11 +34,46 @@ def glossary_path() -> str:
     return course.GLOSSARY.split("/")[-1].removesuffix(".py").split("_", 1)[1]
 
 
+PENDING = "progress_pending"  # a file read but not applied yet: the learner chooses merge or replace
+FLASH = "progress_flash"  # (kind, catalog key, values): the outcome of the last action, shown once
+
+
+def _flash(kind: str, key: str, **values: object) -> None:
+    st.session_state[FLASH] = (kind, key, values)
+
+
+def _apply(how: str) -> None:
+    """Merge the pending file's progress into the learner's, or replace it."""
+    pending = st.session_state.pop(PENDING, None)
+    if pending is None:
+        return
+    before = load_progress()
+    after = progress.merge(before, pending) if how == "merge" else pending
+    save_progress(after)
+    _flash("success", f"home.import_done_{how}", **progress.counts(after))
+
+
+def _cancel() -> None:
+    st.session_state.pop(PENDING, None)
+    _flash("info", "home.import_cancelled")
+
+
+def _read_upload(upload) -> progress.FileReading:
+    """The uploaded file, checked by name and size before its bytes are read."""
+    if not upload.name.lower().endswith(".json"):
+        return progress.FileReading(None, "wrong_type")
+    if upload.size > progress.MAX_FILE_BYTES:
+        return progress.FileReading(None, progress.TOO_BIG)
+    return progress.read_file(upload.getvalue())
+
+
 def progress_panel() -> None:
-    """Keep, restore or reset the progress: a JSON file to download and upload."""
-    if flash := st.session_state.pop("progress_flash", None):
-        kind, key = flash
-        getattr(st, kind)(t(key))
+    """Keep, restore or reset the progress: a JSON file to download and upload.
+    A file is read, summarised, and applied only when the learner chooses to
+    merge it with the current progress or to replace it."""
+    if flash := st.session_state.pop(FLASH, None):
+        kind, key, values = flash
+        getattr(st, kind)(t(key, **values))
     learner = load_progress()
     st.download_button(
         t("home.export"),
@@ -47,23 +82,39 @@ def progress_panel() -> None:
         mime="application/json",
         icon=":material/download:",
     )
-    st.caption(t("ux.upload_hint", limit=st.get_option("server.maxUploadSize")))  # Streamlit's is English
-    upload = st.file_uploader(t("home.import"), type=["json"], key="progress_file")
+    max_kb = progress.MAX_FILE_BYTES // 1024
+    st.caption(t("ux.upload_hint", limit=max_kb))  # Streamlit's own limit line is English (hidden)
+    upload = st.file_uploader(
+        t("home.import"), key="progress_file", help=t("home.import_help", max_kb=max_kb)
+    )
     if upload is not None and st.session_state.get("progress_file_seen") != upload.file_id:
         st.session_state.progress_file_seen = upload.file_id
-        loaded, clean = progress.from_json(upload.getvalue())
-        if loaded is None:
-            st.error(t("home.import_failed"))
-        else:  # rerun so that the course map above shows the restored progress
-            save_progress(loaded)
-            st.session_state.progress_flash = (
-                ("success", "home.imported") if clean else ("warning", "home.imported_partly")
+        reading = _read_upload(upload)
+        st.session_state.pop(PENDING, None)
+        if reading.progress is None:
+            st.error(t(f"home.import_problem.{reading.problem}", max_kb=max_kb, skipped=reading.skipped))
+        else:
+            st.session_state[PENDING] = reading.progress
+            st.session_state["progress_pending_skipped"] = reading.skipped
+    pending = st.session_state.get(PENDING)
+    if pending is not None:
+        with st.container(border=True):
+            st.markdown(t("home.import_summary", **progress.counts(pending)))
+            if skipped := st.session_state.get("progress_pending_skipped", 0):
+                st.caption(t("home.import_skipped", skipped=skipped))
+            st.markdown(t("home.import_current", **progress.counts(learner)))
+            merge, replace, cancel = st.columns(3)
+            merge.button(
+                t("home.import_merge"), key="progress_merge", type="primary", on_click=_apply, args=("merge",)
             )
-            st.rerun()
+            replace.button(
+                t("home.import_replace"), key="progress_replace", on_click=_apply, args=("replace",)
+            )
+            cancel.button(t("home.import_cancel"), key="progress_cancel", on_click=_cancel)
     with st.popover(t("home.reset"), icon=":material/restart_alt:"):
         st.caption(t("home.reset_help"))
         if st.button(t("home.reset_confirm"), type="primary", key="progress_reset"):
             save_progress(progress.Progress())
             st.query_params.pop("p", None)
-            st.session_state.progress_flash = ("success", "home.reset_done")
+            _flash("success", "home.reset_done")
             st.rerun()

@@ -11,10 +11,16 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from lesson_core.attention import AttentionResult
-from lesson_core.ui import charts, tables
+from lesson_core.ui import charts, tables, url_state
 from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, vec
 
-URL = {"bind": "query-params"}  # widgets whose value a reload or a shared link restores
+
+def kept(widget, in_url: bool, *args, **kwargs):
+    """Create ``widget`` kept in the URL (checked by url_state.bound: a reload or
+    a shared link restores it) or, with ``in_url`` False, for the session."""
+    if in_url:
+        return url_state.bound(widget, *args, **kwargs)
+    return widget(*args, persist_state="session", **kwargs)
 
 
 def query_controls(
@@ -24,21 +30,22 @@ def query_controls(
     scale strength, keyed ``<prefix>_query``, ``<prefix>_mask`` and
     ``<prefix>_temp`` and kept in the URL (``in_url``) or for the session.
     Returns (query index, masked, temperature)."""
-    keep = URL if in_url else {"persist_state": "session"}
-    query = st.selectbox(
+    query = kept(
+        st.selectbox,
+        in_url,
         t("ui.explorer.query_label"),
         range(len(tokens)),
         index=default,
         format_func=distinct_labels(tokens).__getitem__,
         key=f"{prefix}_query",
-        **keep,
     )
-    mask = st.toggle(
+    mask = kept(
+        st.toggle,
+        in_url,
         t("ui.explorer.mask_label"),
         value=masked,
         help=t("ui.explorer.mask_help"),
         key=f"{prefix}_mask",
-        **keep,
     )
     temperature = temperature_slider(f"{prefix}_temp", in_url)
     return query, mask, temperature
@@ -46,9 +53,16 @@ def query_controls(
 
 def temperature_slider(key: str, in_url: bool = True) -> float:
     """The scale-strength knob (an extra divisor of the scores), 0.1 to 5."""
-    keep = URL if in_url else {"persist_state": "session"}
-    return st.slider(
-        t("ui.explorer.temp_label"), 0.1, 5.0, 1.0, 0.1, help=t("ui.explorer.temp_help"), key=key, **keep
+    return kept(
+        st.slider,
+        in_url,
+        t("ui.explorer.temp_label"),
+        0.1,
+        5.0,
+        1.0,
+        0.1,
+        help=t("ui.explorer.temp_help"),
+        key=key,
     )
 
 
@@ -140,7 +154,9 @@ def vector_sliders(axes: Sequence[str], defaults: np.ndarray, prefix: str, bound
     the URL as ``<prefix>_<axis>``."""
     return np.array(
         [
-            st.slider(t(f"axis.{axis}"), -bound, bound, float(value), 0.1, key=f"{prefix}_{axis}", **URL)
+            url_state.bound(
+                st.slider, t(f"axis.{axis}"), -bound, bound, float(value), 0.1, key=f"{prefix}_{axis}"
+            )
             for axis, value in zip(axes, defaults, strict=True)
         ]
     )

@@ -1,11 +1,16 @@
 """Training speed of the capstone's mini GPT with the default configuration.
 
-    python tests/benchmarks/training.py [--repeats 5]
+    python tests/benchmarks/training.py [--repeats 5] [--worst]
 
 Trains on corpus F (lesson_core.examples.CORPUS) with ``Config()`` several
 times and prints the medians of: Adam steps per second, seconds until the loss
 first reaches LOSS_TARGET, and seconds for the whole default run. Goal: the
 whole run within 10 s on the 2-core machine (aim: 2–5 s or less).
+With ``--worst``: the largest training one learner may ask for (width 64,
+2 blocks, 8 heads, as many steps as MAX_TRAIN_WORK allows), timed with
+``train`` alone; the page adds its redraws. Goal: a few seconds on one core.
+Like the app (lesson_core/ui/blas.py), it runs BLAS on one thread;
+``--blas-threads`` keeps OpenBLAS's default (one thread per core) to compare.
 Compare numbers from one run only: the machine is shared and noisy.
 """
 
@@ -19,13 +24,30 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from lesson_core.bigram import total_variation
-from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution, train
+from lesson_core.transformer import LOSS_TARGET, Config, max_steps, next_token_distribution, train
+from lesson_core.ui.blas import one_blas_thread
+
+
+def worst(repeats: int) -> None:
+    """The largest allowed training: its wall time, median and maximum."""
+    config = Config(d_model=64, n_heads=8, n_blocks=2, steps=max_steps(64, 2) // 10 * 10)
+    print(f"config: {config}")
+    seconds = [train(config=config).seconds for _ in range(repeats)]
+    median, most = statistics.median(seconds), max(seconds)
+    print(f"seconds for the largest allowed training: median {median:.2f}, max {most:.2f}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--worst", action="store_true")
+    parser.add_argument("--blas-threads", action="store_true", help="keep OpenBLAS's own thread count")
     args = parser.parse_args()
+    if not args.blas_threads:
+        one_blas_thread()
+    if args.worst:
+        worst(args.repeats)
+        return
     config = Config()
     print(f"config: {config}  loss target: {LOSS_TARGET}")
     rates, to_target, totals, target_steps = [], [], [], []

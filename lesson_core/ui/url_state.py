@@ -1,0 +1,179 @@
+"""Controls kept in the URL, with the URL's value checked before Streamlit sees it.
+
+Every control bound to the URL is created through ``bound``:
+
+    bound(st.slider, label, 0.1, 5.0, 1.0, 0.1, key="temp")
+    bound(column.select_slider, label, options, default, key="d_k")
+
+``bound`` reads the control's range or options from the same arguments the
+widget gets, checks the value a link carries for its key, and before the widget
+exists replaces a bad value: a number inside the range but between two steps is
+snapped to the nearest step; anything else unusable (a number outside the
+range, text, NaN, infinity, an unknown option, an empty value) is removed so
+that the control starts at its default. The learner
+is told in their own language; the URL then holds the corrected value. A link
+can carry anything, so this is the one place that decides what it may set.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import streamlit as st
+from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+from lesson_core.ui.i18n import md_escape, t
+
+GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
+SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats
+NUMERIC = ("slider", "number_input")
+CHOICE = ("select_slider", "selectbox", "radio", "segmented_control", "pills")
+SWITCH = ("toggle", "checkbox")
+
+
+@functools.cache
+def _signature(kind: str, widget: Callable) -> inspect.Signature:
+    return inspect.signature(widget)
+
+
+def bound(widget: Callable, *args: Any, limits: tuple[float, float] | None = None, **kwargs: Any) -> Any:
+    """Create ``widget`` (st.slider, column.selectbox, ...) bound to the URL under
+    its ``key``, after making the URL's value for that key a valid one.
+
+    ``limits`` gives the range of a number input created without min/max (the
+    page then checks typed values itself, in the learner's language)."""
+    kind = widget.__name__
+    key = kwargs["key"]
+    spec = _signature(kind, widget).bind(*args, **kwargs).arguments
+    if limits is not None:
+        spec = spec | {"min_value": limits[0], "max_value": limits[1]}
+    check_url_value(kind, spec, str(key))
+    GUARDED.add(str(key))
+    return widget(*args, bind="query-params", **kwargs)
+
+
+# --- what a URL value may be --------------------------------------------------------
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except (ValueError, OverflowError):
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _format_number(value: float, integer: bool) -> str:
+    if integer:
+        return str(int(value))
+    value = round(value, 10)
+    return str(int(value)) if value == int(value) else repr(value)
+
+
+def _numeric_repair(spec: dict[str, Any], kind: str, text: str) -> tuple[bool, str | None]:
+    low, high = spec.get("min_value"), spec.get("max_value")
+    value = spec.get("value", "min")
+    integer = all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high) if v is not None)
+    if kind == "number_input" and isinstance(value, float):
+        integer = False
+    if isinstance(spec.get("step"), float):
+        integer = False
+    number = _number(text)
+    outside = number is None or (low is not None and number < low) or (high is not None and number > high)
+    if outside:  # like every page's own checks: a value outside the range falls back to the default
+        return False, None
+    fixed = number
+    step = spec.get("step")
+    if kind == "slider" and step and low is not None:  # inside the range but between two steps: snap
+        fixed = float(low) + round((fixed - float(low)) / float(step)) * float(step)
+        fixed = min(fixed, float(high)) if high is not None else fixed
+    if integer:
+        fixed = float(round(fixed))
+    close = abs(fixed - number) <= 1e-9 * max(1.0, abs(number))
+    # an integer number input reads only digits ("32", not "32.0"); a slider reads any number
+    ok = close and (kind != "number_input" or not integer or text.strip().lstrip("+-").isdigit())
+    return ok, _format_number(fixed, integer)
+
+
+def _labels(spec: dict[str, Any]) -> list[str]:
+    options = list(spec.get("options", ()))
+    format_func = spec.get("format_func", str) or str
+    return [str(format_func(option)) for option in options]
+
+
+def _choice_repair(spec: dict[str, Any], kind: str, text: str) -> tuple[bool, str | None]:
+    labels = _labels(spec)
+    if text in labels:
+        return True, text
+    return False, None
+
+
+def repair(kind: str, spec: dict[str, Any], value: str | list[str]) -> tuple[bool, str | None]:
+    """Is ``value`` (what the URL holds for this control) valid? Returns (ok, what
+    the URL should hold: a snapped value, or None to remove it)."""
+    values = list(value) if isinstance(value, list) else [value]
+    text = values[-1] if values else ""
+    if kind in NUMERIC:
+        ok, fixed = _numeric_repair(spec, kind, text)
+    elif kind in CHOICE:
+        ok, fixed = _choice_repair(spec, kind, text)
+    elif kind in SWITCH:
+        ok = text.lower() in ("true", "false")
+        fixed = text.lower() if ok else None
+    else:  # text inputs: any text the widget may hold
+        limit = spec.get("max_chars")
+        ok = limit is None or len(text) <= limit
+        fixed = text if ok else None
+    return ok and len(values) == 1, fixed
+
+
+# --- applying it to the URL ---------------------------------------------------------
+
+
+def check_url_value(kind: str, spec: dict[str, Any], key: str) -> None:
+    """Make what the URL holds for ``key`` valid before the widget reads it: both
+    the current query string and the values Streamlit seeds widgets from."""
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return
+    with ctx.session_state.query_params() as qp:
+        seeds = qp._initial_query_params  # what the widget will be seeded from
+        raw = seeds.get(key)
+        if raw is None and qp.has_param(key):
+            raw = st.query_params.get_all(key)
+        if raw is None:
+            return
+        ok, fixed = repair(kind, spec, raw)
+        if ok:
+            return
+        if fixed is None:
+            seeds.pop(key, None)
+            qp.remove_param(key)
+        else:
+            seeds[key] = [fixed]
+            qp.set_corrected_value(key, fixed, "string_value")
+    _tell(spec.get("label", key), raw, fixed)
+
+
+def _shown(value: str | list[str]) -> str:
+    text = " & ".join(value) if isinstance(value, list) else value
+    text = text if len(text) <= SHOWN_VALUE_CHARS else text[: SHOWN_VALUE_CHARS - 1] + "…"
+    return md_escape(text) if text else t("ui.url_empty_value")
+
+
+def _tell(label: str, raw: str | list[str], fixed: str | None) -> None:
+    control = str(label).splitlines()[0] if label else ""
+    if fixed is None:
+        message = t("ui.url_reset", control=control, value=_shown(raw))
+    else:
+        message = t("ui.url_clamped", control=control, value=_shown(raw), now=md_escape(fixed))
+    st.toast(message, icon="⚠️")
+
+
+def guarded_keys(keys: Sequence[str]) -> set[str]:
+    """The subset of ``keys`` that went through ``bound`` (tests use it)."""
+    return set(keys) & GUARDED

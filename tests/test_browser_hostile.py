@@ -1,0 +1,124 @@
+"""Layer 4: learner text through Streamlit's real markdown, in headless Chromium.
+
+Every text a learner may type is escaped with ``md_escape`` and drawn by
+``st.markdown`` (tests/probes/markdown_probe.py); what the browser shows must
+be exactly what was typed (the invisible word joiner the escaper adds aside),
+with no link, image, icon, emoji, colour, maths or formatting made from it.
+The playground page is checked the same way end to end."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import string
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+from apprun import IDLE, ROOT, free_port, open_app
+
+from lesson_core.ui.i18n import WORD_JOINER
+
+pytestmark = pytest.mark.browser
+
+ERROR = '[data-testid="stException"]'
+COLOURED = "[data-testid='stMarkdownContainer'] span[class*='red'], .stMarkdownColoredText"
+TEXT = "[data-testid='stMarkdownContainer'], [data-testid='stCaptionContainer']"
+MADE_ELEMENTS = "a, img, span, svg, code, pre, em, strong, del, h1, h2, h3, li, blockquote, table, hr, .katex"
+TYPED = [
+    "http://example.com/path を見てください",
+    "https://例え.jp/パス です",
+    "見て www.example.com と EXAMPLE.COM",
+    "WWW.EXAMPLE.ORG/x",
+    "mail me: a@b.co or first.last+tag@example.co.jp",
+    "mailto:a@b.co",
+    ":material/science: :material/check_box:",
+    ":red[赤い] :blue-background[x] :rainbow[y]",
+    ":cat: :smile: :streamlit:",
+    "&amp; &#x3C; &lt; &copy; &#169;",
+    "a\\b \\* \\\\ \\",
+    "$x^2$ and $$\\frac{1}{2}$$",
+    "<b>bold</b> <script>alert(1)</script> <!-- note -->",
+    "**bold** _it_ ~~gone~~ `code` [link](http://x.y) ![img](x.png)",
+    "# heading",
+    "1. list",
+    "- item",
+    "> quote",
+    "---",
+    "a | b | c",
+    "ねこ は 🐟 が すき 👨‍👩‍👧‍👦",
+    string.punctuation,
+    *string.punctuation,
+]
+
+
+@contextlib.contextmanager
+def probe_app(texts: list[str], tmp_path: Path):
+    """The probe app on a free port, showing ``texts``; yields its URL."""
+    cases = tmp_path / "texts.json"
+    cases.write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
+    port = free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "tests" / "probes" / "markdown_probe.py")]
+    cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
+    env = dict(os.environ, PROBE_TEXTS=str(cases), PYTHONPATH=str(ROOT))
+    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                    break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(server.stderr.read().decode()[-2000:]) from None
+                time.sleep(0.2)
+        yield url
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def seen(locator) -> str:
+    """What the learner sees: the element's text without the invisible joiner."""
+    return locator.inner_text().replace(WORD_JOINER, "")
+
+
+def test_escaped_text_shows_exactly_as_typed(page, tmp_path):
+    with probe_app(TYPED, tmp_path) as url:
+        page.goto(url)
+        page.wait_for_selector(f".st-key-caption_{len(TYPED) - 1}", timeout=60_000)
+        page.wait_for_selector(IDLE, timeout=60_000)
+        assert page.locator(ERROR).count() == 0
+        wrong = []
+        for i, text in enumerate(TYPED):
+            for box, expected in ((f"case_{i}", text), (f"caption_{i}", f"« {text} »")):
+                shown = page.locator(f".st-key-{box}").locator(TEXT).first
+                made = shown.locator(MADE_ELEMENTS).count()
+                if seen(shown) != expected or made:
+                    wrong.append((text, seen(shown), made))
+        assert not wrong
+
+
+def test_playground_shows_a_typed_address_as_text(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/playground?lang=ja")
+    box = page.get_by_label("文（スペースで区切る）")
+    typed = "www.example.com を見て :cat: &amp; :red[x] a@b.co"
+    box.fill(typed)
+    box.press("Enter")
+    summary = page.get_by_text("いちばん注目しているのは")
+    expect(summary).to_be_visible(timeout=30_000)
+    page.wait_for_selector(IDLE)
+    assert page.locator(ERROR).count() == 0
+    last = typed.split()[-1]
+    assert f"「{last}」" in seen(summary)
+    main = page.locator('[data-testid="stMain"]')
+    assert main.locator("a", has_text="example").count() == 0
+    assert main.locator("a", has_text="b.co").count() == 0
+    assert main.locator(COLOURED).count() == 0
