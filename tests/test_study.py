@@ -34,11 +34,11 @@ def test_glossary_lists_every_term_with_an_anchor(lang):
     assert names == [catalog(lang)[f"glossary.{term}.name"] for term in TERMS]
 
 
-def test_glossary_covers_the_brief_terms():
-    brief = {"matrix", "transpose", "linear_map", "dot_product", "softmax", "weighted_average",
+def test_glossary_covers_the_core_terms():
+    core = {"matrix", "transpose", "linear_map", "dot_product", "softmax", "weighted_average",
              "parameter", "training", "gradient", "loss", "token", "embedding", "head",
              "residual", "layernorm", "temperature"}  # fmt: skip
-    assert brief <= set(TERMS)
+    assert core <= set(TERMS)
 
 
 def test_lessons_offer_term_look_ups_that_link_to_the_glossary():
