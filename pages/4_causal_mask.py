@@ -8,7 +8,7 @@ from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
 from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask
 from lesson_core.ui import causal_parts as parts
-from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this
+from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, try_this, views
 from lesson_core.ui.study import terms
 
 LESSON = "causal_mask"
@@ -111,9 +111,9 @@ def mask_demo() -> None:
     c = attention(PRONOUN.queries, KV, KV, mask=allowed, temperature=temperature)
     future = hidden_weight(c.weights, C_ALLOWED)
     with chart:
-        parts.explorer_chart(PRONOUN.tokens, c, query, allowed)
+        views.explorer_bars(PRONOUN.tokens, c, query, allowed)
     st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
-    parts.explorer_details(PRONOUN.tokens, KV, c, query, allowed)
+    views.explorer_details(PRONOUN.tokens, KV, c, query, allowed, "cm", folded=True)
     st.markdown(
         t(
             "causal_mask.pronoun.gather",

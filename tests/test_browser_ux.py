@@ -30,7 +30,9 @@ def test_progress_comes_back_from_the_plain_address(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/attention?lang=en")
-    step_slider(page.get_by_role("slider").nth(0), "ArrowLeft", 8)  # temperature 1.0 -> 0.2 ticks a task
+    step_slider(
+        page.get_by_role("slider").nth(0), "ArrowRight", 6
+    )  # T 1.0 -> 1.6: 魚 below 50 % ticks a task
     sidebar = page.locator('[data-testid="stSidebar"]')
     expect(sidebar.get_by_text(re.compile(r"^2\. .* · 1/"))).to_be_visible(timeout=20_000)
     page.wait_for_selector(IDLE)

@@ -11,10 +11,10 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lesson_core.attention import AttentionResult, causal_mask
+from lesson_core.attention import causal_mask
 from lesson_core.masking import sliding_window_mask, training_pairs
 from lesson_core.ui import charts, tables, views
-from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, vec
+from lesson_core.ui.i18n import gloss, num, pct, t
 from lesson_core.ui.url_state import bound
 
 MASK_KINDS = ("none", "causal", "window")  # the explorer's masks; labels causal_mask.pronoun.kind_<id>
@@ -198,34 +198,6 @@ def allowed_by(kind: str, n: int, window: int) -> np.ndarray | None:
     if kind == "window":
         return sliding_window_mask(n, window)
     return None
-
-
-def explorer_chart(tokens: Sequence[str], result: AttentionResult, query: int, allowed) -> None:
-    """The query's weights as bars (hidden keys grey) and its output vector."""
-    labels = [gloss(tok) for tok in views.distinct_labels(tokens)]
-    st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
-    views.weights_bars(
-        labels,
-        result.weights[query],
-        labels[query],
-        "ui.explorer.bars_alt",
-        None if allowed is None else allowed[query],
-    )
-    st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
-
-
-def explorer_details(
-    tokens: Sequence[str], keys: np.ndarray, result: AttentionResult, query: int, allowed
-) -> None:
-    """The step-by-step table (folded away) and the full map, whose cells pick the query."""
-    labels = [gloss(tok) for tok in views.distinct_labels(tokens)]
-    with st.expander(t("ui.explorer.table_header", query=md_escape(labels[query]))):
-        views.steps_table(labels, keys, result, row=query)
-    st.subheader(t("ui.explorer.map_header", n=len(tokens)))
-    st.caption(t("ui.explorer.map_help"))
-    views.weights_map(
-        tokens, result.weights, allowed, t("ui.explorer.map_alt", n=len(tokens)), pick_into="cm_query"
-    )
 
 
 def visibility_note(tokens: Sequence[str], query: int, allowed: np.ndarray | None, future: float) -> str:

@@ -149,19 +149,6 @@ def query_sliders(
     return queries
 
 
-def vector_sliders(axes: Sequence[str], defaults: np.ndarray, prefix: str, bound: float = 3.0) -> np.ndarray:
-    """One slider per feature axis (labelled in the learner's language), kept in
-    the URL as ``<prefix>_<axis>``."""
-    return np.array(
-        [
-            url_state.bound(
-                st.slider, t(f"axis.{axis}"), -bound, bound, float(value), 0.1, key=f"{prefix}_{axis}"
-            )
-            for axis, value in zip(axes, defaults, strict=True)
-        ]
-    )
-
-
 def explorer(
     tokens: Sequence[str],
     keys: np.ndarray,
@@ -175,19 +162,48 @@ def explorer(
     weights as bars and its output vector (in ``side``, next to the controls),
     the step-by-step table, and the full map whose rows can be clicked to
     choose the query. Returns the index of the query's top token."""
-    labels = glossed_labels(tokens)
     with side:
-        st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
-        best = weights_bars(
-            labels,
-            result.weights[query],
-            labels[query],
-            "ui.explorer.bars_alt",
-            None if allowed is None else allowed[query],
-        )
-        st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
-    st.subheader(t("ui.explorer.table_header", query=md_escape(labels[query])))
-    steps_table(labels, keys, result, row=query)
+        best = explorer_bars(tokens, result, query, allowed)
+    explorer_details(tokens, keys, result, query, allowed, prefix)
+    return best
+
+
+def explorer_bars(
+    tokens: Sequence[str], result: AttentionResult, query: int, allowed: np.ndarray | None
+) -> int:
+    """The query's weights as bars (hidden keys grey) and its output vector.
+    Returns the index of the query's top token."""
+    labels = glossed_labels(tokens)
+    st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
+    best = weights_bars(
+        labels,
+        result.weights[query],
+        labels[query],
+        "ui.explorer.bars_alt",
+        None if allowed is None else allowed[query],
+    )
+    st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
+    return best
+
+
+def explorer_details(
+    tokens: Sequence[str],
+    keys: np.ndarray,
+    result: AttentionResult,
+    query: int,
+    allowed: np.ndarray | None,
+    prefix: str,
+    folded: bool = False,
+) -> None:
+    """The step-by-step table of the query's row (in an expander when
+    ``folded``) and the full map, whose cells pick the query into
+    ``<prefix>_query``; the chosen query's row is outlined."""
+    labels = glossed_labels(tokens)
+    header = t("ui.explorer.table_header", query=md_escape(labels[query]))
+    with st.expander(header) if folded else st.container():
+        if not folded:
+            st.subheader(header)
+        steps_table(labels, keys, result, row=query)
     st.subheader(t("ui.explorer.map_header", n=len(tokens)))
     st.caption(t("ui.explorer.map_help"))
     weights_map(
@@ -198,7 +214,6 @@ def explorer(
         pick_into=f"{prefix}_query",
         chosen=query,
     )
-    return best
 
 
 def weights_bars(
