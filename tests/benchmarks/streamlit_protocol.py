@@ -33,6 +33,7 @@ Written against Streamlit 1.67's protocol (streamlit/proto/*.proto).
 from __future__ import annotations
 
 import contextlib
+import inspect
 import random
 import time
 import urllib.request
@@ -44,6 +45,8 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.Slider_pb2 import Slider
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
+
+CONNECT_OPTIONS = set(inspect.signature(connect).parameters)
 
 FINISHED = ForwardMsg.ScriptFinishedStatus
 DONE = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
@@ -194,6 +197,7 @@ class StreamlitSession:
 
     def connect(self) -> None:
         url = "ws" + self.base.removeprefix("http") + "/_stcore/stream"
+        options = {"legacy": True, "proxy": None}  # a plain connection, never through a proxy
         self.ws = connect(
             url,
             origin=self.base,
@@ -202,6 +206,7 @@ class StreamlitSession:
             open_timeout=self.timeout,
             max_size=None,
             compression=None,  # as the browser's frontend: no permessage-deflate
+            **{k: v for k, v in options.items() if k in CONNECT_OPTIONS},  # newer websockets only
         )
 
     def close(self) -> None:
