@@ -57,6 +57,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -538,19 +539,34 @@ def scenario_capacity(args) -> list[Row]:
 
 
 def scenario_soak(args) -> list[Row]:
-    minutes = args.soak_minutes
-    print(f"\n== soak: {args.soak_users} learners every 5 s for {minutes:g} minutes, one process")
+    minutes, users = args.soak_minutes, args.soak_users
+    print(f"\n== soak: {users} learners every 5 s for {minutes:g} minutes, one process")
     with servers(args, 1, lesson_pages()) as setup:
+        samples: list[tuple[float, float]] = []  # (seconds since start, RSS MB), while the learners act
+        done = threading.Event()
+
+        def sample() -> None:
+            start = time.monotonic()
+            while not done.wait(5):
+                samples.append((time.monotonic() - start, setup.rss()))
+
         rss0 = setup.rss() if setup.procs else float("nan")
-        row = Row("soak", "1 proc", args.soak_users, 5, "all lessons")
-        measure(args, setup, row, minutes * 60, ["--think", "5"])
-        # Locust has stopped and its sessions closed; memory held for sessions
-        # that are gone is what leaks. Also report what the live sessions held:
+        sampler = threading.Thread(target=sample, daemon=True)
         if setup.procs:
-            rss_end = setup.rss()
+            sampler.start()
+        row = Row("soak", "1 proc", users, 5, "all lessons")
+        measure(args, setup, row, minutes * 60, ["--think", "5"])
+        done.set()
+        if samples:
+            # a third of the way in (all learners connected and warm), and the last sample
+            live = samples
+            early = live[len(live) // 3][1]
+            late = live[-1][1]
             print(
-                f"   server RSS {rss0:.0f} MB before, {rss_end:.0f} MB after {minutes:g} min"
-                f" ({(rss_end - rss0) / args.soak_users:.2f} MB per session)"
+                f"   server RSS: {rss0:.0f} MB before the learners, {early:.0f} MB with all connected,"
+                f" {late:.0f} MB after {live[-1][0] / 60:.1f} min:"
+                f" {(late - rss0) / users:.2f} MB per session,"
+                f" growth {late - early:+.0f} MB while acting"
             )
     return [row]
 
