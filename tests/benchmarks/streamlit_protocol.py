@@ -87,6 +87,19 @@ class Widget:
             msg.bool_value = bool(self.value)
         return True
 
+    def accepts(self, value: object) -> bool:
+        """Whether ``value`` is still a possible value (a widget's options or range
+        can change with another widget: the heads a width allows)."""
+        if value is None:
+            return True
+        if self.kind == "slider":
+            return all(self.low - 1e-9 <= v <= self.high + 1e-9 for v in value)
+        if self.kind == "select_slider":
+            return all(0 <= i < len(self.options) for i in value)
+        if self.kind in ("selectbox", "radio"):
+            return 0 <= value < len(self.options)
+        return True
+
     def change(self, rng: random.Random) -> None:
         """A learner's change: a slider moves a few steps; a choice picks another option."""
         if self.kind == "slider":
@@ -301,7 +314,7 @@ class StreamlitSession:
                 widget = widget_from_delta(fwd)
                 if widget is not None:
                     old = self.widgets.get(widget.id)
-                    if old is not None and not _server_set(fwd):
+                    if old is not None and not _server_set(fwd) and widget.accepts(old.value):
                         widget.value = old.value  # the frontend keeps what the learner set
                     self.widgets[widget.id] = widget
                     seen.add(widget.id)
