@@ -129,8 +129,11 @@ def widget_from_delta(msg: ForwardMsg) -> Widget | None:
     fragment = msg.delta.fragment_id
     if kind == "slider":
         proto = element.slider
-        current = list(proto.value) if proto.set_value else list(proto.default)
+        current = list(proto.value) if proto.set_value and proto.value else list(proto.default)
         if proto.type == Slider.Type.SELECT_SLIDER:
+            if proto.set_value and proto.raw_value:  # a value set by the app: the chosen labels
+                labels = list(proto.options)
+                current = [labels.index(v) for v in proto.raw_value if v in labels] or current
             return Widget(
                 proto.id,
                 "select_slider",
@@ -346,7 +349,7 @@ class StreamlitSession:
             for w in self.widgets.values()
             if w.kind in kinds
             and (in_fragment is None or bool(w.fragment_id) == in_fragment)
-            and (w.value is not None or w.kind == "radio")
+            and (w.value not in (None, []) or w.kind == "radio")
         ]
 
     def act(self, widget: Widget) -> float:
