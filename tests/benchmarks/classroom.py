@@ -226,7 +226,8 @@ class Servers:
 def servers(args, processes: int, pages: list[str]) -> Iterator[Servers]:
     setup = Servers(processes, url=args.url)
     try:
-        setup.warm(pages)
+        if not args.cold:
+            setup.warm(pages)
         yield setup
     finally:
         setup.stop()
@@ -597,6 +598,9 @@ def main() -> None:
     )
     parser.add_argument("--master-bind", default="127.0.0.1", help="address the Locust master listens on")
     parser.add_argument("--url", help="drive an app already running there (no server CPU or memory figures)")
+    parser.add_argument(
+        "--cold", action="store_true", help="do not warm the app processes up (a class meeting a fresh start)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--client-nice",
