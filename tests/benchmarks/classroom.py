@@ -1,6 +1,6 @@
 """Classroom load test: the standard scenarios, run with Locust, printed as one table.
 
-    python tests/benchmarks/classroom.py                     # every scenario, ~25 minutes
+    python tests/benchmarks/classroom.py                     # every scenario, ~45 minutes
     python tests/benchmarks/classroom.py --quick             # every scenario, short and small (~5 min)
     python tests/benchmarks/classroom.py --only grid,burst   # some of them
     python tests/benchmarks/classroom.py --url http://HOST:8080 --only grid   # a setup running elsewhere
