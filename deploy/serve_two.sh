@@ -5,9 +5,9 @@
 #     PORT=9000 BACKEND_PORTS="9001 9002" deploy/serve_two.sh
 #
 # Starts `streamlit run streamlit_app.py` twice (127.0.0.1, ports
-# BACKEND_PORTS, default 8501 and 8502) with one shared cookie secret, then
-# nginx in the foreground with deploy/nginx.conf (ports rewritten), its pid
-# file, logs and temporary files in a temporary directory. Ctrl-C (or any of
+# BACKEND_PORTS, default 8501 and 8502) with one shared cookie secret, opens
+# every page once in each (deploy/warm_up.py), then nginx in the foreground
+# with deploy/nginx.conf (ports rewritten), its pid file, logs and temporary files in a temporary directory. Ctrl-C (or any of
 # the three exiting) stops all of them. Needs nginx (Debian: apt-get install nginx).
 set -euo pipefail
 
@@ -51,6 +51,11 @@ for port in "${BACKENDS[@]}"; do
         sleep 0.2
     done
 done
+
+# A first page run in a new process costs about a second (imports, catalogs,
+# chart specs): pay it now, not with the first learners.
+PYTHON="${PYTHON:-python3}"
+"$PYTHON" "$HERE/warm_up.py" "${BACKENDS[@]/#/http://127.0.0.1:}" || echo "warm-up failed; serving anyway" >&2
 
 sed -e "s/127\.0\.0\.1:8080/127.0.0.1:$PORT/;t" \
     -e "s/127\.0\.0\.1:8501/127.0.0.1:${BACKENDS[0]}/;t" \

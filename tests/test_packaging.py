@@ -56,3 +56,35 @@ def test_no_full_garbage_collection_after_every_rerun():
     rerun and blocks every session (docs/serving.md): it must stay switched off."""
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     assert config["runner"]["postScriptGC"] is False
+
+
+def _requirements() -> dict[str, list[str]]:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    return {"dependencies": project["dependencies"], **project["optional-dependencies"]}
+
+
+def test_every_dependency_has_a_tested_range():
+    """A lower bound (the oldest version CI tests) and an upper bound (the next
+    major after the tested one), so a fresh install never gets an untried major."""
+    for group, requirements in _requirements().items():
+        for requirement in requirements:
+            assert re.search(r">=\s*[0-9]", requirement), (group, requirement)
+            assert re.search(r"<\s*[0-9]", requirement), (group, requirement)
+
+
+def test_load_test_tools_are_not_in_the_test_extra():
+    groups = _requirements()
+    assert any(r.startswith("locust") for r in groups["bench"])
+    assert not any(r.startswith(("locust", "py-spy")) for r in groups["test"] + groups["dependencies"])
+
+
+def test_ci_runs_the_tests_again_against_the_lowest_versions():
+    """.ci/run: the main run with browsers required, then the non-browser tests in
+    a fresh virtual environment with the lower bounds of pyproject.toml."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    main = ci.index('pip install -q -e ".[test]" && python -m pytest')
+    assert "export REQUIRE_BROWSER=1" in ci[:main]
+    lowest = ci[main:]
+    assert "python -m venv" in lowest
+    assert "tomllib.load" in lowest and '["dependencies"]' in lowest
+    assert lowest.rstrip().endswith('-m pytest -m "not browser" -p no:cacheprovider')
