@@ -113,7 +113,7 @@ def test_japanese_pages_hide_streamlits_english_hints(page, app_url):
     english = uploader.get_by_text("Upload", exact=True)  # drawn at size 0, our label beside it
     assert english.evaluate("e => getComputedStyle(e).fontSize") == "0px"
     expect(uploader.get_by_text(re.compile("per file"))).not_to_be_visible()
-    expect(page.get_by_text(re.compile(r"200 MB まで"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"64 KB まで"))).to_be_visible()  # our caption, the real limit
     open_app(page, f"{app_url}/playground")
     box = page.locator('[data-testid="stTextInput"] input').first
     box.fill("ねこ が すき")
