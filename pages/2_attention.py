@@ -90,16 +90,18 @@ with st.expander(t("attention.hand.header"), icon=":material/calculate:"):
     st.latex(maths.shares(toy_words, hand.exps, hand.total, hand.weights))
     st.markdown(t("attention.hand.sum"))
     st.latex(maths.component_sums([t(f"axis.{a}") for a in TOY.axes], hand.weights, TOY.vectors, hand.output))
-    fish = TOY.index("魚")
+    fish, it = TOY.index("魚"), TOY.index("それ")
     st.markdown(
         t(
             "attention.hand.rounding",
             fish_hand=pct(hand.weights[fish]),
-            it_hand=pct(hand.weights[TOY.index("それ")]),
+            it_hand=pct(hand.weights[it]),
             fish_exact=pct(hand.exact[fish]),
-            it_exact=pct(hand.exact[TOY.index("それ")]),
+            it_exact=pct(hand.exact[it]),
             fish_scaled=num(hand.scaled[fish]),
             fish_scaled_exact=num(toy.scaled_scores[0, fish], 4),
+            it_scaled=num(hand.scaled[it]),
+            it_scaled_exact=num(toy.scaled_scores[0, it], 4),
         )
     )
 

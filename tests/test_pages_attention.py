@@ -199,7 +199,51 @@ def test_right_answers_say_the_same_in_both_languages(lang):
     from lesson_core.ui.i18n import catalog
 
     lesson, cat = BY_ID["attention"], catalog(lang)
-    sharpen = cat["attention.quiz.q2.options"][lesson.quiz("q2").answer]
-    assert "0.5" in sharpen  # doubling q = temperature 0.5
+    match = cat["attention.quiz.q2.options"][lesson.quiz("q2").answer]
+    assert "魚" in match and (
+        "キー" in match if lang == "ja" else "key" in match
+    )  # a weight is a query-key match
     columns = cat["attention.quiz.q3.options"][lesson.quiz("q3").answer]
     assert "魚" in columns  # a column can sum to more than 1
+
+
+def test_rounding_note_names_the_score_whose_rounding_moves_the_weights(lang):
+    """Rounding only 魚's scaled score (2.8284… → 2.83) leaves 魚 at 76.8 %;
+    rounding それ's (1.4142… → 1.41) is what moves it to 76.9 %, so the note
+    must name それ's exact score too."""
+    at = open_page(PAGE, lang)
+    note = next(e.value for e in at.markdown if "2.8284" in e.value)
+    assert "1.4142" in note and "1.41" in note.replace("1.4142", "")
+
+
+def test_scaled_column_says_the_temperature_divides_too(lang):
+    """The explorer's table holds score / (√d_k · T) + M, so its header names T."""
+    at = open_page(PAGE, lang, {"at_temp": "2.0"})
+    header = str(at.dataframe[ROW_TABLE].value.columns[3])
+    assert "√d_k" in header and "T" in header.replace("√d_k", "")
+
+
+@pytest.mark.parametrize(("lang", "says_mask_on"), [("ja", "因果マスクはオン"), ("en", "causal mask is on")])
+def test_sentence_demo_says_the_mask_is_on_and_keys_are_values(lang, says_mask_on):
+    at = open_page(PAGE, lang)
+    body = next(e.value for e in at.markdown if "魚" in e.value and "食べた" in e.value)
+    assert says_mask_on in body
+    assert ("キーとバリューを兼ねます" if lang == "ja" else "both its key and its value") in body
+
+
+def test_quiz_q2_facts_hold_on_the_default_map():
+    """q2: だった's largest weight is on 魚, yet other rows rank the keys
+    differently (。 puts 食べた first, 猫 sees only itself); worked out here
+    with plain NumPy from example C, causal mask on, d_k = 4."""
+    import numpy as np
+
+    from lesson_core.examples import PRONOUN
+
+    q, k = np.asarray(PRONOUN.queries), np.asarray(PRONOUN.vectors)
+    s = q @ k.T / np.sqrt(k.shape[1])
+    s[np.triu(np.ones_like(s, dtype=bool), k=1)] = -np.inf
+    w = np.exp(s - s.max(axis=1, keepdims=True))
+    w /= w.sum(axis=1, keepdims=True)
+    top = [PRONOUN.tokens[i] for i in w.argmax(axis=1)]
+    assert top[PRONOUN.index("だった")] == "魚"
+    assert top[PRONOUN.index("。")] == "食べた" and w[0, 0] == 1.0

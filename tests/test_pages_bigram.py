@@ -341,3 +341,26 @@ def test_q2_transfer_answer_is_ball_in_both_languages(lang):
 
     options = catalog(lang)["bigram.quiz.q2.options"]
     assert options[BY_ID["bigram"].quiz("q2").answer].startswith("ボール")
+
+
+@pytest.mark.parametrize(
+    ("lang", "many_times", "one_of", "same_weight"),
+    [
+        ("ja", "という文を何回も足した", "ごく素朴なやり方の一つ", "どのトークンも同じ重さ"),
+        (
+            "en",
+            "いぬ は ボール が すき to the corpus many times",
+            "One of the simplest",
+            "every token counts the same",
+        ),
+    ],
+)
+def test_quiz_and_intro_wording_is_unambiguous(lang, many_times, one_of, same_weight):
+    """q2 adds one exact sentence many times (no "sentences like" to guess at);
+    the bigram is one of the simplest models, not the simplest; the cost option
+    of q3 is answered by the real problem, equal weights."""
+    at = open_page(PAGE, lang)
+    assert many_times in at.radio(key="bigram_q2").label
+    assert one_of in all_text(at)
+    at.radio(key="bigram_q3").set_value(1).run()
+    assert len(at.error) == 1 and same_weight in at.error[0].value

@@ -332,3 +332,34 @@ def test_bad_links_fall_back_to_the_defaults(lang, params):
     assert at.radio(key="cm_mask").value in (NONE, CAUSAL, WINDOW)
     assert 1 <= at.slider(key="cm_window").value <= len(PRONOUN.tokens)
     assert "<script>" not in all_text(at)
+
+
+@pytest.mark.parametrize(
+    ("lang", "earlier", "at_most", "leaks"),
+    [
+        (
+            "ja",
+            "レッスン 2・3 の「猫 が 魚 を 食べた …」の例では",
+            "最大数",
+            "−1・−10 のような 0 に近い負の数",
+        ),
+        (
+            "en",
+            "In lessons 2 and 3, the sentence 猫 が 魚 を 食べた … already ran with the causal mask",
+            "At most",
+            "such as −1 or −10",
+        ),
+    ],
+)
+def test_intro_window_help_and_takeaway_say_what_really_happens(lang, earlier, at_most, leaks):
+    """Lessons 2 and 3 already used the mask on example C, so the intro may not
+    say every token saw the whole sentence; the window is a maximum (positions
+    near the start see fewer); "small negative" must mean close to 0."""
+    at = open_page(PAGE, lang)
+    text = all_text(at)
+    assert earlier in text and leaks in text
+    assert at_most in at.slider(key="cm_window").help
+    assert (
+        "ここまでのアテンションでは、どのトークンも" not in text
+        and "So far, every token could look" not in text
+    )

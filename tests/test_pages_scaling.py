@@ -316,3 +316,17 @@ def test_english_numbers_agree_with_their_nouns():
             r"(?<![−-] )(?<![\d.])1 (tokens|keys|scores|pairs|weights|bits|sets)\b", all_text(at)
         )
         assert wrong is None, wrong
+
+
+def test_headers_blame_the_spread_and_d_k_counts_components():
+    """Adding the same number to every score changes no weight, so the one-hot
+    heading must name the spread, not the size, of the scores; and d_k is the
+    number of components, not the length (norm) of the vectors."""
+    at = open_page(PAGE, "en")
+    onehot = next(h.value for h in at.header if h.value.startswith("2."))
+    assert "spread" in onehot and "Large scores" not in onehot
+    text = all_text(at)
+    assert "The more components the vectors have (the larger $d_k$)" in text
+    assert "longer the vectors" not in text
+    ja = open_page(PAGE, "ja")
+    assert "成分の数（$d_k$）" in all_text(ja) and "ベクトルが長く" not in all_text(ja)
