@@ -126,7 +126,7 @@ class OpCounts:
 def operation_counts(n: int, d_model: int, n_blocks: int, ffn_mult: int = FFN_MULT) -> OpCounts:
     """Per block and per token, the weight matrices cost (4 + 2·ffn_mult) d² multiply-adds
     (W_Q, W_K, W_V, W_O and the feed-forward's two layers: 12 d² for ffn_mult 4);
-    the token at position i (1-based) also scores i keys and mixes i values: 2 i d.
+    the i-th token (counting from 1) also scores i keys and mixes i values: 2 i d.
 
         step t without a cache:  L · Σ_{i=1..t} (12 d² + 2 i d) = L · (12 d² t + d t (t + 1))
         step t with a cache:     L · (12 d² + 2 t d)
