@@ -47,6 +47,7 @@ class ModelShape:
     kv_heads    key/value heads per block (= q_heads: multi-head; 1: multi-query)
     d_head      size of one head's key (and value) vector
     window      sliding-window length (None: every earlier token is attended)
+    context     the context length the model was trained for (tokens)
     """
 
     name: str
@@ -55,11 +56,14 @@ class ModelShape:
     kv_heads: int
     d_head: int
     window: int | None = None
+    context: int | None = None
 
 
-GPT2_SMALL = ModelShape("GPT-2 small", layers=12, q_heads=12, kv_heads=12, d_head=64)
-LLAMA2_70B = ModelShape("Llama 2 70B", layers=80, q_heads=64, kv_heads=8, d_head=128)
-MISTRAL_7B = ModelShape("Mistral 7B", layers=32, q_heads=32, kv_heads=8, d_head=128, window=4096)
+GPT2_SMALL = ModelShape("GPT-2 small", layers=12, q_heads=12, kv_heads=12, d_head=64, context=1024)
+LLAMA2_70B = ModelShape("Llama 2 70B", layers=80, q_heads=64, kv_heads=8, d_head=128, context=4096)
+MISTRAL_7B = ModelShape(  # the version whose paper and config give the sliding window
+    "Mistral 7B v0.1", layers=32, q_heads=32, kv_heads=8, d_head=128, window=4096, context=8192
+)
 REAL_MODELS = (GPT2_SMALL, LLAMA2_70B, MISTRAL_7B)
 HALF_PRECISION = 2  # bytes per number in 16-bit floats (float16 / bfloat16)
 FLOAT64 = 8  # bytes per number in this course's NumPy model
@@ -122,7 +126,7 @@ class OpCounts:
 def operation_counts(n: int, d_model: int, n_blocks: int, ffn_mult: int = FFN_MULT) -> OpCounts:
     """Per block and per token, the weight matrices cost (4 + 2·ffn_mult) d² multiply-adds
     (W_Q, W_K, W_V, W_O and the feed-forward's two layers: 12 d² for ffn_mult 4);
-    the token at position i (1-based) also scores i keys and mixes i values: 2 i d.
+    the i-th token (counting from 1) also scores i keys and mixes i values: 2 i d.
 
         step t without a cache:  L · Σ_{i=1..t} (12 d² + 2 i d) = L · (12 d² t + d t (t + 1))
         step t with a cache:     L · (12 d² + 2 t d)

@@ -106,7 +106,7 @@ def explorer() -> None:
     parts.hands_text(view)
     parts.maps_section(view)
     checks = {
-        "t1": n >= LONG_RUN,
+        "t1": n >= LONG_RUN and d >= 4,  # a slowest hand exists only with two or more pairs
         "t2": d == 2 and view.closest_distance < COLLISION,
         "t3": view.neighbour_cosine >= ALIKE,
     }

@@ -160,5 +160,9 @@ def test_published_shapes():
     assert (LLAMA2_70B.layers, LLAMA2_70B.q_heads, LLAMA2_70B.kv_heads, LLAMA2_70B.d_head) == (80, 64, 8, 128)
     assert (MISTRAL_7B.layers, MISTRAL_7B.q_heads, MISTRAL_7B.kv_heads, MISTRAL_7B.d_head) == (32, 32, 8, 128)
     assert MISTRAL_7B.window == 4096
+    # context lengths: GPT-2's n_ctx, Llama 2's 4k, Mistral 7B v0.1's context_len (paper, Table 1)
+    assert [m.context for m in (GPT2_SMALL, LLAMA2_70B, MISTRAL_7B)] == [1024, 4096, 8192]
+    # the sliding window belongs to v0.1, so the name says which version
+    assert MISTRAL_7B.name == "Mistral 7B v0.1"
     # d_model = heads · d_head: 768, 8192, 4096 as in the configuration files
     assert [m.q_heads * m.d_head for m in (GPT2_SMALL, LLAMA2_70B, MISTRAL_7B)] == [768, 8192, 4096]

@@ -263,3 +263,15 @@ def test_one_head_reads_as_english():
     # one head is not "a thin attention" that "the heads" fill side by side
     assert not re.search(r"\bthe heads fill\b|\bthin attention\b", text)
     assert "With 1 head there is nothing to split" in text
+
+
+def test_shapes_table_does_not_use_h_for_one_head(lang):
+    """h is the number of heads (the slider); one head is j in the formulas and
+    "one head" in the words, so "head h" never names a single head."""
+    at = open_page(PAGE, lang)
+    frame = at.dataframe[0].value
+    formulas, meanings = list(frame.iloc[:, 0]), " ".join(map(str, frame.iloc[:, 2]))
+    assert "W_Q⁽ʲ⁾" in formulas and "Q_j = X W_Q⁽ʲ⁾" in formulas and "head_j = (…) V_j" in formulas
+    assert not any("⁽ʰ⁾" in f or "Q_h" in f or "head_h =" in f for f in formulas)
+    assert "head h" not in meanings and "ヘッド h" not in meanings
+    assert ("1 つのヘッド" if lang == "ja" else "one head's") in meanings

@@ -295,3 +295,30 @@ def test_one_hand_speaks_of_many_turns_only_when_they_are_shown(n, many):
     text = all_text(at)
     assert ("After several turns" in text) is many
     assert ("Show more positions" in text) is not many
+
+
+def test_masked_why_names_what_neko_sees_in_each_sentence(lang):
+    """The example in the masked explanation compares what ねこ sees in each
+    sentence (its own prefix), not what position 0 holds in each."""
+    at = open_page(PAGE, lang)
+    at.toggle(key="pe_mask").set_value(True).run()
+    seen_a, seen_b = A[: A.index("ねこ") + 1], B[: B.index("ねこ") + 1]
+    assert seen_a == ["ねこ"] and seen_b == ["いぬ", "が", "ねこ"]
+    marker = "自分だけ" if lang == "ja" else "sees only"
+    (why,) = [m.value for m in at.markdown if "ねこ" in m.value and marker in m.value]
+    if lang == "ja":
+        assert "文①では自分だけ" in why
+        assert "文②では" + "".join(f"「{tok}」" for tok in seen_b) in why
+    else:
+        assert "ねこ sees only itself in sentence 1" in why
+        assert f"but {seen_b[0]}, {seen_b[1]} and {seen_b[2]} in sentence 2" in why
+    assert "いぬ only itself" not in why and "「いぬ」だけ" not in why
+
+
+def test_slowest_hand_is_written_with_thousands_grouped(lang):
+    at = open_page(PAGE, lang, {"pe_n": "50"})
+    at.select_slider(key="pe_d").set_value(16).run()
+    slow = 2 * np.pi * 10000 ** (14 / 16)  # the last pair: i = 14, 15
+    text = all_text(at)
+    assert f"**{slow:,.1f}**" in text and "," in f"{slow:,.1f}"
+    assert f"**{slow:.1f}**" not in text

@@ -239,3 +239,37 @@ def test_a_count_of_one_reads_as_english():
     assert re.search(r"\(1 token\)", text) and re.search(r"\*\*1\*\* token:", text)
     assert re.search(r"\*\*1\*\* key/value head,", text)
     assert not re.search(r"\b1\**\s+\**(tokens|steps|key/value heads)\b", text)
+
+
+@pytest.mark.parametrize(("model", "context", "longer"), [(0, 1024, 2048), (1, 4096, 8192), (2, 8192, 32768)])
+def test_a_length_past_the_context_gets_a_caption(lang, model, context, longer):
+    """GPT-2 small reads 1,024 tokens, Llama 2 4,096, Mistral 7B v0.1 8,192: a
+    longer setting is a what-if of the cache formula, and the page says so."""
+    marker = "文脈長）" if lang == "ja" else "The context length of"
+    at = open_page(PAGE, lang)
+    at.selectbox(key="llm_model").select_index(model).run()
+    at.select_slider(key="llm_tokens").set_value(context).run()
+    assert_clean(at)
+    assert not [c.value for c in at.caption if marker in c.value]
+    at.select_slider(key="llm_tokens").set_value(longer).run()
+    assert_clean(at)
+    (caption,) = [c.value for c in at.caption if marker in c.value]
+    assert f"{context:,}" in caption and at.selectbox(key="llm_model").value in caption
+
+
+def test_ops_help_counts_tokens_from_one(lang):
+    """ops_by_hand adds 2 i d for i = 1 … t, so the text must count from 1, not
+    speak of 'position i' (positions count from 0 elsewhere in the course)."""
+    text = all_text(open_page(PAGE, lang))
+    if lang == "ja":
+        assert "i 番目のトークン（1 から数えます）" in text and "位置 i のトークン" not in text
+    else:
+        assert "the i-th token (counting from 1)" in text and "token at position i" not in text
+
+
+def test_mistral_is_named_with_its_version(lang):
+    at = open_page(PAGE, lang, {"llm_model": "Mistral 7B v0.1"})
+    assert_clean(at)
+    assert at.selectbox(key="llm_model").value == "Mistral 7B v0.1"
+    text = all_text(at)
+    assert "Mistral 7B v0.1" in text and ("W = 4,096" in text)

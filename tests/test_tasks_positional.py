@@ -60,3 +60,15 @@ def test_t3_enough_dimensions():
         set_d(at, 24)  # cosine 0.950
 
     assert_recipe_ticks(PAGE, LESSON, "t3", recipe)
+
+
+def test_t1_needs_a_slowest_hand():
+    """With d_model = 2 there is one hand only, nothing to compare with the fastest."""
+    from conftest import open_page
+
+    at = open_page(PAGE, "en")
+    set_d(at, 2)
+    set_n(at, 256)
+    assert "t1" not in ticked(at, LESSON)
+    set_d(at, 4)
+    assert "t1" in ticked(at, LESSON)

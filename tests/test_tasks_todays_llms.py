@@ -82,3 +82,11 @@ def test_masked_large_blocks_do_not_tick():
     at.toggle(key="llm_masked").set_value(True).run()
     at.slider(key="llm_block").set_value(4).run()
     assert "t4" not in ticked(at, LESSON)
+
+
+def test_t2_text_asks_for_the_same_offset(lang):
+    """Any two pairs with the same q·k would not do: the check wants the same m − n."""
+    from conftest import all_text, open_page
+
+    text = all_text(open_page(PAGE, lang))
+    assert ("m − n が同じになる **異なる** 2 つの位置の組" if lang == "ja" else "with the same m − n") in text

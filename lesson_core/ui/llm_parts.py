@@ -38,7 +38,7 @@ from lesson_core.ui.url_state import bound
 
 PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
 CACHE_LENGTHS = (1, 4096)  # the cache-size slider's range (tokens)
-GPT2_SMALL_CONTEXT = 1024  # GPT-2's context length (n_ctx), the slider's start
+GPT2_SMALL_CONTEXT = GPT2_SMALL.context  # 1,024 tokens, the slider's start
 GQA_TOKENS = (128, 256, 512, 1024, 2048, 4096, 8192, 32768)
 DEMO_HEADS, DEMO_SEED, DEMO_D = 4, 8, 8
 TIMED_SIZES = (64, 128, 256, 512, 1024, 2048)
@@ -313,6 +313,8 @@ def gqa_section(model: ModelShape, kv: int, tokens: int) -> int:
             full_size=megabytes(model_cache_bytes(model, tokens, model.q_heads, HALF_PRECISION)),
         )
     )
+    if model.context is not None and tokens > model.context:
+        st.caption(t("todays_llms.gqa.context", model=model.name, context=f"{model.context:,}"))
     if model.window is not None:
         st.caption(t("todays_llms.gqa.window", model=model.name, window=f"{model.window:,}"))
     options = divisors(model.q_heads)

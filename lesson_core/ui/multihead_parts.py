@@ -169,10 +169,10 @@ def gpt2_table(shapes: HeadShapes, n_heads: int) -> None:
     views.shapes_table(
         [
             ("X", shapes.x, t("multi_head.shapes.x")),
-            ("W_Q⁽ʰ⁾", shapes.w_q, t("multi_head.shapes.w_q")),
-            ("Q_h = X W_Q⁽ʰ⁾", shapes.q, t("multi_head.shapes.q")),
-            ("softmax(Q_h K_hᵀ / √d_head + M)", shapes.scores, t("multi_head.shapes.weights")),
-            ("head_h = (…) V_h", shapes.head_output, t("multi_head.shapes.head")),
+            ("W_Q⁽ʲ⁾", shapes.w_q, t("multi_head.shapes.w_q")),
+            ("Q_j = X W_Q⁽ʲ⁾", shapes.q, t("multi_head.shapes.q")),
+            ("softmax(Q_j K_jᵀ / √d_head + M)", shapes.scores, t("multi_head.shapes.weights")),
+            ("head_j = (…) V_j", shapes.head_output, t("multi_head.shapes.head")),
             ("Concat(head_1, …)", shapes.concat, t("multi_head.shapes.concat", h=n_heads, d_head=d_head)),
             ("W_O", shapes.w_o, t("multi_head.shapes.w_o")),
             ("Concat(…) W_O", shapes.output, t("multi_head.shapes.out")),

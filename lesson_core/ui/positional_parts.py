@@ -254,7 +254,7 @@ def hands_text(view: PositionMap) -> None:
             fast=num(lam[0], 1),
             fast_turns=num(turns[0], 1),
             slow_dims=f"{d - 2}, {d - 1}",
-            slow=num(lam[-1], 1),
+            slow=f"{lam[-1]:,.1f}",  # thousands grouped, like 1,024 elsewhere
             slow_turns=num(turns[-1], 4),
         )
     )
