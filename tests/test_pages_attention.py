@@ -203,3 +203,18 @@ def test_right_answers_say_the_same_in_both_languages(lang):
     assert "0.5" in sharpen  # doubling q = temperature 0.5
     columns = cat["attention.quiz.q3.options"][lesson.quiz("q3").answer]
     assert "魚" in columns  # a column can sum to more than 1
+
+
+def test_weights_map_column_labels_stand_upright_on_a_phone():
+    """Ten flat column labels overlap in a phone's 358 px: the weights map turns
+    them upright when the chart is narrow (and keeps them flat on a laptop)."""
+    import json
+
+    at = open_page("pages/2_attention.py", "ja")
+    angles = [
+        layer["encoding"]["x"]["axis"]["labelAngle"]
+        for chart in at.get("vega_lite_chart")
+        for layer in json.loads(chart.proto.spec).get("layer", [])
+        if layer.get("encoding", {}).get("x", {}).get("field") == "col"
+    ]
+    assert angles and all(a == {"expr": "width < 480 ? -90 : 0"} for a in angles), angles
