@@ -278,3 +278,52 @@ def test_weights_frame_is_finite_and_dashes_blocked_cells(weights, data):
     blocked = np.zeros(weights.shape, bool) if allowed is None else ~allowed
     assert list(frame["text"] == "—") == list(blocked.ravel())
     assert list(frame["masked"]) == list(blocked.ravel())
+
+
+def _legends(spec: dict) -> list[dict]:
+    """Every colour legend of a spec (top level or in a layer)."""
+    parts = [spec, *spec.get("layer", [])]
+    return [
+        p["encoding"]["color"]["legend"] for p in parts if "legend" in p.get("encoding", {}).get("color", {})
+    ]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        charts.grouped_bar_spec("x", "y", "s"),
+        charts.grouped_bar_spec("x", "y", "s", values=False),
+        charts.line_spec("x", "y", "s"),
+        charts.count_line_spec("x", "y", "s"),
+    ],
+)
+def test_series_legends_sit_below_one_per_line_within_a_phone_width(spec):
+    legends = _legends(spec)
+    assert legends
+    for legend in legends:
+        assert legend["orient"] == "bottom" and legend["direction"] == "vertical"
+        # a phone's chart is about 358 px wide: the labels and title must fit in it
+        assert legend["labelLimit"] <= 320 and legend["titleLimit"] <= 320
+
+
+def test_lessons_own_line_charts_use_the_series_legend():
+    from lesson_core.ui.positional_parts import wave_spec
+    from lesson_core.ui.scaling_parts import log_line_spec
+
+    waves = wave_spec("x", "y", "s", ("a", "b", "c", "d"), True)
+    log_lines = log_line_spec("x", "y", "s", ("a", "b", "c"), (1.0, 10.0))
+    for spec in (waves, log_lines):
+        for legend in _legends(spec):
+            assert legend["orient"] == "bottom" and legend["labelLimit"] <= 320
+    # the four short wave names in two columns, so the legend stays low
+    assert _legends(waves)[0]["columns"] == 2
+
+
+def test_bigram_count_map_keeps_room_for_its_last_tilted_label():
+    from lesson_core.ui.bigram_parts import _count_map_spec
+
+    spec = _count_map_spec("next", "previous", "share", 400)
+    limit = spec["layer"][0]["encoding"]["x"]["axis"]["labelLimit"]
+    angle = spec["layer"][0]["encoding"]["x"]["axis"]["labelAngle"]
+    reach = limit * np.cos(np.radians(angle))  # how far right the longest label reaches
+    assert spec["padding"]["right"] >= reach

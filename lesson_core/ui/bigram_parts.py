@@ -120,10 +120,15 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
         button.button(t("bigram.add.remove_button"), key="bg_remove", on_click=_remove)
 
 
+# Room at the right of the count map for the last column's tilted label: at most
+# label_limit (150 px) long at 40°, it reaches 150 · cos 40° ≈ 115 px right.
+LAST_LABEL_ROOM = 120
+
+
 def _count_map_spec(x_title: str, y_title: str, colour_title: str, height: int) -> dict:
     """The shared heatmap with slanted column labels (long tokens never overlap),
     the colour scale on top and fixed cells: on a narrow screen the map scrolls
-    instead of squeezing."""
+    instead of squeezing. Room at the right keeps the last label inside the chart."""
     return charts.heatmap_spec(
         x_title,
         y_title,
@@ -135,6 +140,7 @@ def _count_map_spec(x_title: str, y_title: str, colour_title: str, height: int) 
         row_label_limit=190,
         legend="top",
         cell_width=25,
+        pad_right=LAST_LABEL_ROOM,
     )
 
 

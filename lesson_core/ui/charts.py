@@ -52,6 +52,26 @@ def freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
     return spec
 
 
+# A series legend below the plot, one entry per line: a phone's chart is about
+# 358 px wide, too narrow for three long series names side by side on top,
+# and a laptop's chart loses nothing by it. Labels and title longer than the
+# limit end in "…" (the full name is in the tooltip).
+LEGEND_LIMIT = 300
+
+
+def series_legend(**options: Any) -> alt.Legend:
+    """The legend of a chart's series (lines or grouped bars): below the plot,
+    one entry per line, labels and title cut at ``LEGEND_LIMIT`` pixels so that
+    it fits a phone's width."""
+    return alt.Legend(
+        orient="bottom",
+        direction="vertical",
+        labelLimit=LEGEND_LIMIT,
+        titleLimit=LEGEND_LIMIT,
+        **options,
+    )
+
+
 def _given(value: Any) -> Any:
     """An optional Altair property: ``None`` leaves it out of the spec."""
     return alt.Undefined if value is None else value
@@ -147,7 +167,7 @@ def grouped_bar_spec(
         title=series_title,
         sort=alt.EncodingSortField("series_order", op="min"),
         scale=alt.Scale(range=SERIES_COLOURS),
-        legend=alt.Legend(orient="top"),
+        legend=series_legend(),
     )
     base = alt.Chart().encode(
         x=x,
@@ -387,7 +407,7 @@ def line_spec(
     x_domain: tuple[float, float] | None = None,
 ) -> dict:
     """Lines of ``y`` over ``x``, one per ``series`` (colour-blind-safe colours,
-    legend on top). Frame: ``line_frame``. ``x_domain`` (a (low, high) tuple)
+    legend below). Frame: ``line_frame``. ``x_domain`` (a (low, high) tuple)
     fixes the x axis' range instead of fitting it to the data."""
     x_scale = alt.Scale(type="log" if log_x else "linear", domain=_given(x_domain and list(x_domain)))
     x = alt.X("x:Q", title=x_title, scale=x_scale)
@@ -397,7 +417,7 @@ def line_spec(
         title=series_title,
         sort=alt.EncodingSortField("series_order", op="min"),
         scale=alt.Scale(range=SERIES_COLOURS),
-        legend=alt.Legend(orient="top"),
+        legend=series_legend(),
     )
     tooltip = [
         alt.Tooltip("series:N", title=series_title),

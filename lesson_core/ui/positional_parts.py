@@ -118,7 +118,7 @@ def wave_spec(
         "series:N",
         title=series_title,
         scale=alt.Scale(domain=list(series), range=WAVE_COLOURS[: len(series)]),
-        legend=alt.Legend(orient="top"),
+        legend=charts.series_legend(columns=2),
     )
     dashes = [[1, 0] if i % 2 == 0 else [6, 3] for i in range(len(series))]
     dash = alt.StrokeDash("series:N", scale=alt.Scale(domain=list(series), range=dashes), legend=None)

@@ -191,7 +191,7 @@ def log_line_spec(
         "series:N",
         title=series_title,
         scale=alt.Scale(domain=list(names), range=[*COLOURS[:last], COLOURS[-1]]),
-        legend=alt.Legend(orient="top", columns=2, labelLimit=320),
+        legend=charts.series_legend(),
     )
     if log_y_ticks:
         y_scale = alt.Scale(type="log", domain=[log_y_ticks[0], log_y_ticks[-1]])

@@ -282,7 +282,8 @@ def weights_map(
         legend,
         height=height + (110 if slanted else 0),
         selectable=pick_into is not None,
-        label_angle="width < 480 ? -90 : -40" if slanted else 0,  # upright on a phone
+        # upright on a phone, where ten labels side by side would overlap
+        label_angle="width < 480 ? -90 : -40" if slanted else "width < 480 ? -90 : 0",
         label_align="left" if slanted else None,
         row_label_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
         legend=not slanted,  # every cell shows its number: on a phone the width goes to the cells
