@@ -1,28 +1,8 @@
-"""Home page: what the course teaches, the lesson map with progress, how to use it."""
+"""The home page: what the course teaches and the course map.
 
-import streamlit as st
+An entry point only (its file name is the URL); the page is lessons/home/page.py.
+"""
 
-from lesson_core.ui import page_link, setup_page, t
-from lesson_core.ui.page import available_lessons, load_progress
-from lesson_core.ui.study import progress_panel
+from lessons.home.page import main
 
-setup_page()
-st.title(t("home.title"))
-st.markdown(t("home.intro"))
-
-st.header(t("home.map_header"))
-learner = load_progress()
-for lesson in available_lessons():
-    done, total = learner.lesson_counts(lesson)
-    with st.container(border=True):  # title above the bar, so long titles wrap on a phone
-        page_link(lesson, f"**{t(f'{lesson.id}.title')}**")
-        visited = lesson.id in learner.visited
-        status = t("home.lesson_progress", done=done, total=total) if visited else t("home.not_visited")
-        st.progress(done / max(total, 1), text=status)
-
-st.header(t("home.how_header"))
-st.markdown(t("home.how"))
-
-st.header(t("home.progress_header"))
-st.caption(t("home.progress_help"))
-progress_panel()
+main()

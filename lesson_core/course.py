@@ -8,6 +8,7 @@ so never reuse or rename a code once published; append new lessons.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -28,9 +29,22 @@ class Lesson:
         return next(q for q in self.quizzes if q.id == quiz_id)
 
 
+@dataclass(frozen=True)
+class Extra:
+    """A page after the lessons in the menu (``id`` is its catalog prefix)."""
+
+    id: str
+    page: str
+    icon: str
+
+
 HOME = "streamlit_app.py"
 GLOSSARY = "pages/8_glossary.py"
 PLAYGROUND = "pages/9_playground.py"
+EXTRAS: tuple[Extra, ...] = (
+    Extra("playground", PLAYGROUND, ":material/science:"),
+    Extra("glossary", GLOSSARY, ":material/menu_book:"),
+)
 
 LESSONS: tuple[Lesson, ...] = (
     Lesson(
@@ -92,6 +106,16 @@ LESSONS: tuple[Lesson, ...] = (
 )
 
 BY_ID = {lesson.id: lesson for lesson in LESSONS}
+PAGES = (  # every page of the app: id -> path
+    {"home": HOME}
+    | {lesson.id: lesson.page for lesson in LESSONS}
+    | {extra.id: extra.page for extra in EXTRAS}
+)
+
+
+def url_path(page: str) -> str:
+    """A page's address below the app's root: "pages/2_attention.py" -> "attention" ("" for home)."""
+    return "" if page == HOME else Path(page).stem.split("_", 1)[1]
 
 
 def neighbours(lesson_id: str, lessons: tuple[Lesson, ...] = LESSONS) -> tuple[Lesson | None, Lesson | None]:

@@ -1,17 +1,8 @@
-"""Glossary: every term the course uses, each with its own anchor (/glossary#<term>),
-and an index of links to them at the top (the page is long on a phone)."""
+"""The glossary.
 
-import streamlit as st
+An entry point only (its file name is the URL); the page is lessons/glossary/page.py.
+"""
 
-from lesson_core.glossary import TERMS
-from lesson_core.ui import setup_page, t
-from lesson_core.ui.study import anchor
+from lessons.glossary.page import main
 
-setup_page("glossary")
-st.title(t("glossary.title"))
-st.markdown(t("glossary.intro"))
-st.markdown(" · ".join(f"[{t(f'glossary.{term}.name')}](#{anchor(term)})" for term in TERMS))
-for term in TERMS:
-    st.subheader(t(f"glossary.{term}.name"), anchor=anchor(term))
-    st.markdown(f"**{t(f'glossary.{term}.short')}**")
-    st.markdown(t(f"glossary.{term}.long"))
+main()

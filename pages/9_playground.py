@@ -1,68 +1,8 @@
-"""Playground: the learner's own sentence and feature vectors through the attention explorer."""
+"""The playground: the learner's own sentence and vectors.
 
-import streamlit as st
+An entry point only (its file name is the URL); the page is lessons/playground/page.py.
+"""
 
-from lesson_core import causal_mask
-from lesson_core import scaled_dot_product_attention as attention
-from lesson_core.examples import PRONOUN
-from lesson_core.playground import MAX_ABS, MAX_CHARS, MAX_TOKENS, bad_cells, default_vectors, tokenize
-from lesson_core.ui import setup_page, t, views, word_split
-from lesson_core.ui.i18n import md_escape
-from lesson_core.ui.url_state import bound
+from lessons.playground.page import main
 
-KNOWN = dict(zip(PRONOUN.tokens, PRONOUN.vectors, strict=True))
-
-setup_page("playground")
-st.title(t("playground.title"))
-st.markdown(t("playground.intro", max_tokens=MAX_TOKENS, max_abs=f"{MAX_ABS:g}"))
-sentence = bound(
-    st.text_input,
-    t("playground.sentence_label"),
-    value=" ".join(PRONOUN.tokens),
-    key="pg_sentence",
-    persist_state="session",
-    on_change=word_split.propose,  # Japanese without spaces -> words, shown in the box
-    args=("pg_sentence", "pg_chars"),
-)  # no max_chars: a longer paste gets a message below instead of being cut silently
-st.caption(t("ux.enter_hint"))  # Streamlit's own hint is English, hidden on Japanese pages
-word_split.notice("pg_sentence", "ux.split_done")
-per_character = bound(st.toggle, t("playground.per_character"), key="pg_chars", persist_state="session")
-parsed = tokenize(sentence, per_character)
-if parsed.removed:
-    st.info(t("playground.removed", n=parsed.removed))
-if parsed.problem:
-    limits = {"max_tokens": MAX_TOKENS, "max_chars": MAX_CHARS, "n": parsed.n_chars}
-    st.warning(t(f"playground.problem.{parsed.problem}", **limits))
-    st.stop()
-
-st.subheader(t("playground.vectors_header"))
-st.caption(t("playground.vectors_help"))
-saved = st.session_state.setdefault("pg_vectors", {})  # tokens -> the learner's vectors
-start = saved[parsed.tokens] if parsed.tokens in saved else default_vectors(parsed.tokens, KNOWN, 4)
-vectors = views.vector_editor(parsed.tokens, PRONOUN.axes, start, f"pg_editor_{hash(parsed.tokens)}", MAX_ABS)
-saved[parsed.tokens] = vectors
-if problems := bad_cells(vectors):
-    cells = [
-        t("playground.cell", row=r + 1, token=md_escape(parsed.tokens[r]), axis=t(f"axis.{PRONOUN.axes[c]}"))
-        for r, c, _ in problems
-    ]
-    st.error(
-        t("playground.bad_cells", max_abs=f"{MAX_ABS:g}", cells=t("playground.separator").join(cells[:8]))
-    )
-    st.stop()
-
-
-@st.fragment
-def explore() -> None:
-    st.subheader(t("playground.explore_header"))
-    controls, side = st.columns([1, 2], gap="large")
-    with controls:
-        query, masked, temperature = views.query_controls(
-            parsed.tokens, len(parsed.tokens) - 1, "pg", in_url=False
-        )
-    allowed = causal_mask(len(parsed.tokens)) if masked else None
-    result = attention(vectors, vectors, vectors, mask=allowed, temperature=temperature)
-    views.explorer(parsed.tokens, vectors, result, query, allowed, "pg", side)
-
-
-explore()
+main()

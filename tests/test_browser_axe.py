@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from apprun import IDLE, ROOT, open_app
+from apprun import IDLE, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -23,13 +23,9 @@ STREAMLIT_OWN: dict[tuple[str, str], str] = {}
 
 
 def page_paths() -> dict[str, str]:
-    from lesson_core.ui.page import EXTRA_PAGES, available_lessons
+    from lesson_core.course import PAGES, url_path
 
-    def url_path(page: str) -> str:
-        return Path(page).stem.split("_", 1)[1]
-
-    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in available_lessons()}
-    return pages | {name: url_path(path) for name, path, _ in EXTRA_PAGES if (ROOT / path).exists()}
+    return {name: url_path(page) for name, page in PAGES.items()}
 
 
 def axe_source() -> str:

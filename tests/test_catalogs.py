@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from lesson_core.course import LESSONS, PAGES
 from lesson_core.ui.i18n import LANGS, catalog
-from lesson_core.ui.page import available_lessons
 
 ROOT = Path(__file__).resolve().parent.parent
 SOURCES = [ROOT / "streamlit_app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/ui/*.py")]
@@ -47,7 +47,7 @@ def test_every_literal_key_in_the_code_exists():
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_lesson_has_its_texts(lang):
     cat = catalog(lang)
-    for lesson in available_lessons():
+    for lesson in LESSONS:
         for key in ("title", "menu"):
             assert f"{lesson.id}.{key}" in cat
         for task in lesson.tasks:
@@ -72,7 +72,10 @@ def test_japanese_catalog_is_japanese_and_english_is_not():
         assert latin > 0.7, key
 
 
-def test_every_registered_lesson_has_its_page():
-    from lesson_core.course import LESSONS
-
-    assert available_lessons() == LESSONS
+def test_every_registered_page_exists_and_is_an_entry_point_to_its_lesson():
+    """The menu is built from the registry alone, so each page it names must exist and
+    open the package of the same id (lessons/<id>/page.py)."""
+    for name, page in PAGES.items():
+        source = (ROOT / page).read_text(encoding="utf-8")
+        assert f"from lessons.{name}.page import main" in source, page
+        assert (ROOT / "lessons" / name / "page.py").is_file(), name

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from lesson_core.ui import charts
-from lesson_core.ui.positional_parts import matrix_frame
+from lessons.positional.parts import matrix_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 TITLES = ("Key", "Query", "Weight")
@@ -307,8 +307,8 @@ def test_series_legends_sit_below_one_per_line_within_a_phone_width(spec):
 
 
 def test_lessons_own_line_charts_use_the_series_legend():
-    from lesson_core.ui.positional_parts import wave_spec
-    from lesson_core.ui.scaling_parts import log_line_spec
+    from lessons.positional.parts import wave_spec
+    from lessons.scaling.parts import log_line_spec
 
     waves = wave_spec("x", "y", "s", ("a", "b", "c", "d"), True)
     log_lines = log_line_spec("x", "y", "s", ("a", "b", "c"), (1.0, 10.0))
@@ -320,7 +320,7 @@ def test_lessons_own_line_charts_use_the_series_legend():
 
 
 def test_bigram_count_map_keeps_room_for_its_last_tilted_label():
-    from lesson_core.ui.bigram_parts import _count_map_spec
+    from lessons.bigram.parts import _count_map_spec
 
     spec = _count_map_spec("next", "previous", "share", 400)
     limit = spec["layer"][0]["encoding"]["x"]["axis"]["labelLimit"]

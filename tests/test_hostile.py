@@ -11,16 +11,15 @@ import numpy as np
 import pytest
 from conftest import assert_clean, chart_frames, open_page
 
+from lesson_core.course import EXTRAS, LESSONS
 from lesson_core.progress import decode
 from lesson_core.transformer import MAX_TRAIN_WORK, Config, max_steps, train, training_work
-from lesson_core.ui import capstone_parts as parts
 from lesson_core.ui.i18n import catalog
-from lesson_core.ui.page import EXTRA_PAGES, available_lessons
 from lesson_core.ui.url_state import GUARDED
+from lessons.capstone import parts
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [None, *(lesson.page for lesson in available_lessons())]
-PAGES += [path for _, path, _ in EXTRA_PAGES if (ROOT / path).exists()]
+PAGES = [None, *(lesson.page for lesson in LESSONS), *(extra.page for extra in EXTRAS)]
 KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "checkbox", "number_input", "text_input")
 HOSTILE_URL_VALUES = [
     "inf",

@@ -6,6 +6,8 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+APP_FILES = [*ROOT.glob("pages/*.py"), *ROOT.glob("lessons/**/*.py"), *ROOT.glob("lesson_core/**/*.py")]
+APP_FILES.append(ROOT / "streamlit_app.py")
 
 
 def test_requirements_txt_matches_pyproject():
@@ -37,14 +39,14 @@ def test_core_is_pure_numpy():
 
 
 def test_no_user_text_reaches_unsafe_html():
-    for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/**/*.py"), ROOT / "streamlit_app.py"]:
+    for path in APP_FILES:
         assert "unsafe_allow_html=True" not in path.read_text(encoding="utf-8"), path
 
 
 def test_st_html_only_gets_our_own_fixed_stylesheets():
     """st.html renders HTML: it may only get a module constant, never text built at run time."""
     calls = []
-    for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/**/*.py"), ROOT / "streamlit_app.py"]:
+    for path in APP_FILES:
         calls += re.findall(r"\bst\.html\(([^)]*)\)", path.read_text(encoding="utf-8"))
     assert calls, "the narrow-screen stylesheet is no longer added"
     for argument in calls:

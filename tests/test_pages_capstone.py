@@ -1,7 +1,7 @@
 """Layer 3: the capstone (a mini GPT trained live) through AppTest, in both languages.
 
 Training runs only when the button is pressed, and every finished or diverged
-run is kept in a process-wide cache (lesson_core.ui.capstone_parts), which this
+run is kept in a process-wide cache (lessons.capstone.parts), which this
 test process shares with the pages it runs. Short configurations train in well
 under a second; one module fixture runs the full default training once.
 """
@@ -18,7 +18,7 @@ from conftest import all_text, assert_clean, chart_frames, open_page
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
-from lesson_core.ui import capstone_parts as parts
+from lessons.capstone import parts
 
 PAGE = "pages/7_capstone.py"
 CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")

@@ -1,11 +1,8 @@
 """Layer 3: the home page and the shared page furniture (menu, language, progress)."""
 
-from pathlib import Path
-
 from conftest import all_text, assert_clean, open_page
 
-from lesson_core.course import BY_ID
-from lesson_core.ui.page import available_lessons
+from lesson_core.course import BY_ID, LESSONS, url_path
 
 
 def test_home_renders_in_both_languages(lang):
@@ -13,7 +10,7 @@ def test_home_renders_in_both_languages(lang):
     assert_clean(at)
     links = {link.proto.page for link in at.get("page_link")}
     # Streamlit names a page's URL after its file, without the number prefix
-    assert {Path(lesson.page).stem.split("_", 1)[1] for lesson in available_lessons()} <= links
+    assert {url_path(lesson.page) for lesson in LESSONS} <= links
 
 
 def test_language_follows_the_url():

@@ -239,7 +239,7 @@ def test_no_placeholder_left_unfilled(lang):
 
 
 ERROR_SCRIPT = """
-from lesson_core.ui import multihead_parts as parts
+from lessons.multi_head import parts
 
 parts.gpt2_section(10, 768, 5, [1, 2, 3])
 """

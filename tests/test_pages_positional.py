@@ -186,7 +186,7 @@ def test_bad_url_values_fall_back_to_the_defaults(lang, params):
 ERROR_SCRIPT = """
 import streamlit as st
 from lesson_core.positional import encoding_explorer, EncodingSizeError
-from lesson_core.ui import positional_parts as parts
+from lessons.positional import parts
 
 for n, d in [(10, 7), (0, 4), (100000, 4)]:
     try:

@@ -12,11 +12,10 @@ from conftest import assert_clean, open_page
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lesson_core.ui.page import EXTRA_PAGES, available_lessons
+from lesson_core.course import EXTRAS, LESSONS
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [None, *(lesson.page for lesson in available_lessons())]
-PAGES += [path for _, path, _ in EXTRA_PAGES if (ROOT / path).exists()]
+PAGES = [None, *(lesson.page for lesson in LESSONS), *(extra.page for extra in EXTRAS)]
 
 
 def has_text_input(page: str | None) -> bool:

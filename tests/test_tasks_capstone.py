@@ -13,7 +13,7 @@ from task_audit import SKIP_KEYS, assert_recipe_ticks, audit_single_changes, tic
 
 from lesson_core.bigram import total_variation
 from lesson_core.transformer import Config, next_token_distribution
-from lesson_core.ui import capstone_parts as parts
+from lessons.capstone import parts
 
 PAGE, LESSON = "pages/7_capstone.py", "capstone"
 NAMES = {

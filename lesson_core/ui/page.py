@@ -5,7 +5,6 @@ quizzes and the previous / next links."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
@@ -22,17 +21,6 @@ one_blas_thread()  # every page imports this module: the whole server process
 PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
 ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
-EXTRA_PAGES = (  # pages after the lessons in the menu: (catalog prefix, path, icon)
-    ("playground", course.PLAYGROUND, ":material/science:"),
-    ("glossary", course.GLOSSARY, ":material/menu_book:"),
-)
-ROOT = Path(__file__).resolve().parent.parent.parent
-
-
-def available_lessons() -> tuple[course.Lesson, ...]:
-    """The lessons whose page exists (a lesson can be listed before it is built)."""
-    return tuple(lesson for lesson in course.LESSONS if (ROOT / lesson.page).exists())
-
 
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
@@ -194,15 +182,14 @@ def page_link(lesson: course.Lesson | None, label: str | None = None) -> None:
 def draw_menu(lang: str, learner: progress.Progress) -> None:
     """The sidebar: home, every lesson with its done/total, the glossary, and
     the overall progress."""
-    lessons = available_lessons()
+    lessons = course.LESSONS
     with st.sidebar:
         page_link(None)
         for lesson in lessons:
             done, total = learner.lesson_counts(lesson)
             page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}")
-        for name, path, icon in EXTRA_PAGES:
-            if (ROOT / path).exists():
-                st.page_link(path, label=t(f"{name}.menu"), icon=icon, query_params=link_params())
+        for extra in course.EXTRAS:
+            st.page_link(extra.page, label=t(f"{extra.id}.menu"), icon=extra.icon, query_params=link_params())
         counts = [learner.lesson_counts(lesson) for lesson in lessons]
         done, total = sum(c[0] for c in counts), sum(c[1] for c in counts)
         st.progress(done / max(total, 1), text=t("home.overall", done=done, total=total))
@@ -292,7 +279,7 @@ def lesson_end(lesson_id: str) -> None:
 
 def lesson_footer(lesson_id: str) -> None:
     """Previous / next lesson links (home when there is none)."""
-    before, after = course.neighbours(lesson_id, available_lessons())
+    before, after = course.neighbours(lesson_id)
     left, right = st.columns(2)
     with left:
         page_link(before, "← " + (t(f"{before.id}.menu") if before else t("home.menu")))

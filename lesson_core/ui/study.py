@@ -31,7 +31,7 @@ def anchor(term_id: str) -> str:
 
 def glossary_path() -> str:
     """The glossary page's URL path (Streamlit names it after the file)."""
-    return course.GLOSSARY.split("/")[-1].removesuffix(".py").split("_", 1)[1]
+    return course.url_path(course.GLOSSARY)
 
 
 PENDING = "progress_pending"  # a file read but not applied yet: the learner chooses merge or replace

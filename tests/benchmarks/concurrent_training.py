@@ -28,7 +28,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 from conftest import open_page
 
 from lesson_core.transformer import max_steps
-from lesson_core.ui import capstone_parts as parts
+from lessons.capstone import parts
 
 WIDTH, BLOCKS = 64, 2
 STEPS = max_steps(WIDTH, BLOCKS) // 10 * 10

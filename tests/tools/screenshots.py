@@ -16,19 +16,14 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app
 from playwright.sync_api import sync_playwright
 
-from lesson_core.ui.page import EXTRA_PAGES, available_lessons
+from lesson_core.course import PAGES, url_path
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
 
-def url_path(page: str) -> str:
-    return Path(page).stem.split("_", 1)[1]
-
-
 def page_paths() -> dict[str, str]:
     """Every page of the app: name -> URL path ("" for the home page)."""
-    pages = {"home": ""} | {lesson.id: url_path(lesson.page) for lesson in available_lessons()}
-    return pages | {name: url_path(path) for name, path, _ in EXTRA_PAGES if (ROOT / path).exists()}
+    return {name: url_path(page) for name, page in PAGES.items()}
 
 
 def main(out: Path) -> None:

@@ -20,9 +20,7 @@ from lesson_core.positional import (
     pairwise_distances,
     single_hand,
 )
-from lesson_core.ui import charts
-from lesson_core.ui.i18n import gloss, num, t, vec
-from lesson_core.ui.url_state import bound
+from lesson_core.ui import bound, charts, gloss, num, t, vec
 
 MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
 D_MODELS = tuple(range(2, 129, 2))  # only even widths: sin and cos come in pairs

@@ -13,9 +13,7 @@ import streamlit as st
 
 from lesson_core.attention import causal_mask
 from lesson_core.masking import sliding_window_mask, training_pairs
-from lesson_core.ui import charts, tables, views
-from lesson_core.ui.i18n import gloss, num, pct, t
-from lesson_core.ui.url_state import bound
+from lesson_core.ui import bound, charts, gloss, num, pct, t, tables, views
 
 MASK_KINDS = ("none", "causal", "window")  # the explorer's masks; labels causal_mask.pronoun.kind_<id>
 DEFAULT_WINDOW = 3

@@ -15,10 +15,7 @@ import streamlit as st
 
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
-from lesson_core.ui import charts, word_split
-from lesson_core.ui.i18n import gloss, md_escape, pct, t, vec
-from lesson_core.ui.page import one_shot
-from lesson_core.ui.url_state import bound
+from lesson_core.ui import bound, charts, gloss, md_escape, one_shot, pct, t, vec, word_split
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once

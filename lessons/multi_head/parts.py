@@ -10,9 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
-from lesson_core.ui import charts, views
-from lesson_core.ui.i18n import gloss, num, pct, t, t_count, vec
-from lesson_core.ui.url_state import bound
+from lesson_core.ui import bound, charts, gloss, num, pct, t, t_count, vec, views
 
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
 MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back

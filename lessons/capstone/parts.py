@@ -43,9 +43,7 @@ from lesson_core.transformer import (
     training_work,
     with_bos,
 )
-from lesson_core.ui import charts, views
-from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, t_count
-from lesson_core.ui.url_state import bound
+from lesson_core.ui import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 
 DEFAULT = Config()
 WIDTH = (8, 64, 8)  # d_model: min, max, step (multiples of 8: every one has 1, 2, 4 and 8 heads)

@@ -32,9 +32,7 @@ from lesson_core.long_context import blockwise_attention, score_matrix_bytes, ti
 from lesson_core.multihead import divisors, random_projections
 from lesson_core.rope import frequencies, rope_score, score_by_offset
 from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
-from lesson_core.ui import charts, views
-from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, t_count
-from lesson_core.ui.url_state import bound
+from lesson_core.ui import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 
 PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
 CACHE_LENGTHS = (1, 4096)  # the cache-size slider's range (tokens)

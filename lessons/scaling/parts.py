@@ -21,8 +21,7 @@ from lesson_core.scaling import (
     mean_top_weight,
     spread_grid,
 )
-from lesson_core.ui import charts
-from lesson_core.ui.i18n import num, pct, t
+from lesson_core.ui import charts, num, pct, t
 
 D_KS = tuple(2**i for i in range(10))  # 1, 2, 4, ..., 512
 N_SAMPLES = 4000  # pairs (q, k) per d_k

@@ -1,0 +1,1 @@
+"""Lesson 2 — attention: Query, Key, Value and the weighted average."""

@@ -1,0 +1,221 @@
+"""Lesson 2 — attention: Query, Key, Value and the weighted average."""
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lesson_core import causal_mask, equal_average, linear_map, residual
+from lesson_core import scaled_dot_product_attention as attention
+from lesson_core.examples import (
+    CHAPTER,
+    LINEAR_MAP_INPUT,
+    LINEAR_MAP_WEIGHTS,
+    PRONOUN,
+    PRONOUN_QUERY,
+    TOY,
+    W_KEY,
+    W_QUERY,
+    WANTED_SUKI,
+)
+from lesson_core.ui import (
+    gloss,
+    lesson_end,
+    maths,
+    num,
+    pct,
+    setup_page,
+    t,
+    t_list,
+    terms,
+    try_this,
+    vec,
+    views,
+)
+from lesson_core.worked import attention_by_hand, linear_map_terms
+
+LESSON, EVEN_FLOOR, EVEN_GAP, HALF = "attention", 0.30, 0.005, 0.5
+IT, CAT, FISH, FRESH = PRONOUN_QUERY, *(PRONOUN.index(tok) for tok in ("猫", "魚", "新鮮"))
+N, KV = len(PRONOUN.tokens), PRONOUN.vectors
+FULL = attention(PRONOUN.queries, KV, KV, mask=causal_mask(N))  # the default map, temperature 1
+
+
+def main() -> None:
+    SK, NAP, WORDS = CHAPTER.index("すき"), CHAPTER.index("ひるね"), [gloss(tok) for tok in CHAPTER.tokens]
+    setup_page(LESSON)
+    st.title(t("attention.title"))
+    st.markdown(t("attention.intro"))
+    # 1. The goal before the mechanism: the weights we would like すき to use.
+    st.header(t("attention.goal.header"))
+    st.markdown(t("attention.goal.body"))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("ui.col.token"): WORDS,
+                t("attention.goal.col_wanted"): [pct(w, 0) for w in WANTED_SUKI],
+                t("attention.goal.col_why"): t_list("attention.goal.why"),
+            }
+        ),
+        hide_index=True,
+    )
+    st.markdown(t("attention.goal.looking"))
+    terms("weighted_average")
+    # 2. Query, key and value, each a linear map of the token's vector.
+    st.header(t("attention.qkv.header"))
+    st.markdown(t("attention.qkv.body"))
+    terms("query_key_value", "linear_map", "matrix")
+    mapped = linear_map(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS)
+    st.markdown(t("attention.qkv.linear_map", x=vec(LINEAR_MAP_INPUT, 0), y=vec(mapped, 0)))
+    st.latex(maths.product(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, mapped))
+    st.markdown(t("attention.qkv.weighted_sum"))
+    st.latex(
+        maths.weighted_sums(
+            LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, linear_map_terms(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS)
+        )
+    )
+    # 3. The three steps on example D, then the same by hand.
+    st.header(t("attention.steps.header"))
+    toy = attention(TOY.queries, TOY.vectors, TOY.vectors)
+    st.markdown(t("attention.steps.body", query=vec(TOY.queries[0], 0), d_k=TOY.vectors.shape[1]))
+    terms("dot_product", "softmax", "weighted_average")
+    toy_words = [gloss(tok) for tok in TOY.tokens]
+    views.steps_table(toy_words, TOY.vectors, toy, row=0)
+    top = int(np.argmax(toy.weights[0]))
+    st.markdown(
+        t(
+            "attention.steps.output",
+            top=gloss(TOY.tokens[top]),
+            top_weight=pct(toy.weights[0, top]),
+            output=vec(toy.output[0]),
+        )
+    )
+    st.caption(t("attention.steps.stable"))
+    with st.expander(t("attention.hand.header"), icon=":material/calculate:"):
+        hand = attention_by_hand(TOY.queries[0], TOY.vectors, TOY.vectors)
+        st.markdown(t("attention.hand.dot", query=vec(TOY.queries[0], 0)))
+        st.latex(maths.dot_products(toy_words, TOY.queries[0], TOY.vectors, hand.scores))
+        st.markdown(t("attention.hand.scale", d_k=TOY.vectors.shape[1], root=num(hand.divisor, 3)))
+        st.latex(maths.divisions(toy_words, hand.scores, hand.divisor, hand.scaled))
+        st.markdown(t("attention.hand.exp"))
+        st.latex(maths.exponentials(toy_words, hand.scaled, hand.exps, hand.total))
+        st.markdown(t("attention.hand.divide"))
+        st.latex(maths.shares(toy_words, hand.exps, hand.total, hand.weights))
+        st.markdown(t("attention.hand.sum"))
+        st.latex(
+            maths.component_sums([t(f"axis.{a}") for a in TOY.axes], hand.weights, TOY.vectors, hand.output)
+        )
+        fish, it = TOY.index("魚"), TOY.index("それ")
+        st.markdown(
+            t(
+                "attention.hand.rounding",
+                fish_hand=pct(hand.weights[fish]),
+                it_hand=pct(hand.weights[it]),
+                fish_exact=pct(hand.exact[fish]),
+                it_exact=pct(hand.exact[it]),
+                fish_scaled=num(hand.scaled[fish]),
+                fish_scaled_exact=num(toy.scaled_scores[0, fish], 4),
+                it_scaled=num(hand.scaled[it]),
+                it_scaled_exact=num(toy.scaled_scores[0, it], 4),
+            )
+        )
+
+    sentence_demo()
+    st.markdown(
+        t(
+            "attention.demo.fresh",
+            fresh_fish=pct(FULL.weights[FRESH, FISH]),
+            fresh_it=pct(FULL.weights[FRESH, IT]),
+            it_fish=pct(FULL.weights[IT, FISH]),
+        )
+    )
+    st.info(t("attention.demo.caveat"))
+    # 5. Example A again: computed weights beside the wanted ones and the equal average.
+    st.header(t("attention.chapter.header"))
+    x = CHAPTER.vectors
+    chapter, plain = attention(x, x, x), equal_average(x)
+    st.markdown(t("attention.chapter.body", each=num(plain.weights[SK, 0], 1)))
+    views.compare_bars(
+        WORDS,
+        {
+            t("attention.chapter.wanted_series"): WANTED_SUKI,
+            t("attention.chapter.attention_series"): chapter.weights[SK],
+            t("attention.chapter.uniform_series"): plain.weights[SK],
+        },
+        t("attention.chapter.alt"),
+    )
+    first, second = np.argsort(chapter.weights[SK])[::-1][:2]
+    st.markdown(
+        t(
+            "attention.chapter.result",
+            first=WORDS[first],
+            first_weight=pct(chapter.weights[SK, first]),
+            second=WORDS[second],
+            second_weight=pct(chapter.weights[SK, second]),
+            particle_weight=pct(chapter.weights[SK, CHAPTER.index("は")]),
+            attended=vec(chapter.output[SK]),
+            uniform=vec(plain.output[SK]),
+            nap=WORDS[NAP],
+            nap_wanted=pct(WANTED_SUKI[NAP], 0),
+            token=WORDS[SK],
+            self_wanted=pct(WANTED_SUKI[SK], 0),
+        )
+    )
+    st.markdown(t("attention.chapter.self", token=WORDS[SK], self_weight=pct(chapter.weights[SK, SK])))
+    q_suki, k_suki = linear_map(x[SK], W_QUERY), linear_map(x[SK], W_KEY)
+    st.latex(maths.named_product(x[SK], W_QUERY, q_suki, "q"))
+    st.latex(maths.named_product(x[SK], W_KEY, k_suki, "k"))
+    st.markdown(t("attention.chapter.two_vectors", token=WORDS[SK], q=vec(q_suki), k=vec(k_suki)))
+    # 6. All queries at once.
+    st.header(t("attention.matrix.header"))
+    st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V")
+    st.markdown(t("attention.matrix.body", n=N, d_k=KV.shape[1]))
+    terms("transpose", "causal_mask", "residual")
+    views.shapes_table(
+        [
+            ("Q", PRONOUN.queries.shape, t("attention.matrix.q")),
+            ("Kᵀ", KV.T.shape, t("attention.matrix.kt")),
+            ("QKᵀ / √d_k + M", FULL.scaled_scores.shape, t("attention.matrix.scores")),
+            ("softmax(…)", FULL.weights.shape, t("attention.matrix.weights")),
+            ("softmax(…) V", FULL.output.shape, t("attention.matrix.out")),
+        ]
+    )
+    st.markdown(
+        t(
+            "attention.matrix.residual",
+            x=vec(KV[IT], 1),
+            attended=vec(FULL.output[IT]),
+            total=vec(residual(KV[IT], FULL.output[IT])),
+        )
+    )
+    lesson_end(LESSON)
+
+
+@st.fragment
+def sentence_demo() -> None:
+    st.header(t("attention.demo.header"))
+    st.markdown(t("attention.demo.body", n=N, d=len(PRONOUN.axes)))
+    st.caption(t("ui.hand_made"))
+    side, controls = st.columns([2, 1], gap="large")  # on a phone: the chart first, its controls below
+    with controls:
+        query, masked, temperature = views.query_controls(PRONOUN.tokens, IT, "at")
+        st.caption(t("attention.demo.temp_note"))
+        token = views.glossed_labels(PRONOUN.tokens)[query]
+        st.markdown(
+            f"**{t('attention.demo.sliders_label', token=token)}**", help=t("attention.demo.sliders_help")
+        )
+        queries = views.query_sliders(PRONOUN.axes, PRONOUN.queries, query, "at_q")
+    allowed = causal_mask(N) if masked else None
+    res = attention(queries, KV, KV, mask=allowed, temperature=temperature)
+    views.explorer(PRONOUN.tokens, KV, res, query, allowed, "at", side)
+    with st.expander(t("attention.demo.table_header"), icon=":material/table:"):
+        views.weights_table(PRONOUN.tokens, res.weights, allowed)
+    sore = res.weights[IT]
+    visible = sore[: IT + 1] if masked else sore
+    checks = {
+        "equal": abs(sore[CAT] - sore[FISH]) < EVEN_GAP and min(sore[CAT], sore[FISH]) >= EVEN_FLOOR,
+        "flat": bool(np.ptp(visible) < EVEN_GAP),
+        "fish_half": temperature != 1.0
+        and masked
+        and np.allclose(queries[IT], PRONOUN.queries[IT])
+        and sore[FISH] < HALF,
+    }
+    try_this(LESSON, checks, floor=pct(EVEN_FLOOR, 0), half=pct(HALF, 0))

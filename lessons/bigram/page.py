@@ -1,0 +1,104 @@
+"""Lesson 1 — what a bigram cannot see, and why a plain average does not fix it."""
+
+import streamlit as st
+
+from lesson_core import equal_average
+from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
+from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
+from lesson_core.ui import gloss, lesson_end, md_escape, num, pct, setup_page, t, terms, try_this, vec
+from lessons.bigram import parts
+
+LESSON, WA = "bigram", "は"
+CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("bigram.title"))
+    st.markdown(t("bigram.intro"))
+
+    corpus_lab()
+    st.header(t("bigram.uniform.header"))
+    plain, content = equal_average(CHAPTER.vectors), equal_average(CHAPTER.vectors[CONTENT])
+    last = len(CHAPTER.tokens) - 1
+    st.markdown(t("bigram.uniform.body", n=len(CHAPTER.tokens), each=num(plain.weights[last, 0], 1)))
+    parts.uniform_table(CHAPTER.tokens, CHAPTER.vectors, plain.weights[last])
+    st.markdown(
+        t(
+            "bigram.uniform.result",
+            wa=gloss(WA),
+            wa_weight=pct(plain.weights[last, CHAPTER.index(WA)]),
+            mixed=vec(plain.output[last]),
+            content=vec(content.output[0]),
+        )
+    )
+    parts.uniform_map(CHAPTER.tokens, plain.weights)
+    particles = plain.weights[0, CHAPTER.index(WA)] + plain.weights[0, CHAPTER.index("が")]
+    st.markdown(
+        t(
+            "bigram.uniform.why",
+            mixed=vec(plain.output[0]),
+            nap_weight=pct(plain.weights[0, CHAPTER.index("ひるね")]),
+            particles=pct(particles),
+        )
+    )
+    lesson_end(LESSON)
+
+
+@st.fragment
+def corpus_lab() -> None:
+    added = parts.added_sentences(CORPUS)
+    sentences = [*CORPUS, *added]
+    st.header(t("bigram.corpus.header"))
+    st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
+    terms("corpus")
+    parts.corpus_editor(CORPUS, added)
+
+    st.header(t("bigram.counts.header"))
+    st.markdown(t("bigram.counts.body"))
+    parts.count_map(sentences)
+
+    st.header(t("bigram.blind.header"))
+    cat, dog = compare_prefix(sentences, CAT_WA), compare_prefix(sentences, DOG_WA)
+    st.markdown(
+        t(
+            "bigram.blind.body",
+            bigram_top=parts.top_text(cat.vocab, cat.bigram),
+            n_wa=cat.n_bigram,
+            cat_top=parts.top_text(cat.vocab, cat.corpus),
+            dog_top=parts.top_text(dog.vocab, dog.corpus),
+            same=pct(total_variation(cat.bigram, dog.bigram)),
+            apart=pct(total_variation(cat.corpus, dog.corpus)),
+            cat_tv=pct(cat.tv),
+            dog_tv=pct(dog.tv),
+        )
+    )
+    parts.blind_spot_table(blind_spot(sentences, WA))
+    st.caption(t("bigram.blind.tv_help"))
+    terms("total_variation")
+
+    st.header(t("bigram.lab.header"))
+    st.markdown(t("bigram.lab.body"))
+    prefix = parts.prefix_controls(sentences)
+    comp = compare_prefix(sentences, prefix)
+    st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=md_escape(gloss(prefix[-1]))))
+    parts.compare_bars(comp)
+    st.markdown(
+        t(
+            "bigram.lab.numbers",
+            last=md_escape(gloss(prefix[-1])),
+            n_bigram=comp.n_bigram,
+            bigram_top=parts.top_text(comp.vocab, comp.bigram),
+            n_corpus=comp.n_corpus,
+            corpus_top=parts.top_text(comp.vocab, comp.corpus),
+            tv=pct(comp.tv),
+        )
+    )
+    agree = comp.tv < 1e-9
+    (st.success if agree else st.info)(t("bigram.lab.agree" if agree else "bigram.lab.differ", n=len(prefix)))
+    checks = {
+        "t1": len(prefix) >= 2 and prefix[-1] == WA and prefix != CAT_WA,
+        "t2": follows(sentences, WA) != follows(CORPUS, WA),
+        "t3": agree and len(prefix) >= 2,
+    }
+    try_this(LESSON, checks)

@@ -1,0 +1,90 @@
+"""Lesson 7 — the capstone: a mini GPT that can tell ねこ は from いぬ は."""
+
+import streamlit as st
+
+from lesson_core.capstone import heads_check
+from lesson_core.examples import CORPUS
+from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET
+from lesson_core.ui import lesson_end, num, pct, setup_page, t, terms, try_this
+from lessons.capstone import parts
+
+LESSON = "capstone"
+FAIL_TV = 0.5  # task t2: a model whose predictions after ねこ は and いぬ は are still alike
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("capstone.title"))
+    st.markdown(t("capstone.intro", n=len(CORPUS)))
+    st.header(t("capstone.pieces.header"))
+    st.markdown(t("capstone.pieces.body", ffn=FFN_MULT, bos=BOS, eos=EOS))
+    st.latex(
+        r"\begin{aligned} x &= E[t] + PE \\ "
+        r"x &\leftarrow x + \mathrm{MultiHead}(\mathrm{LN}(x)) \quad \text{(causal)} \\ "
+        r"x &\leftarrow x + \mathrm{FFN}(\mathrm{LN}(x)) \\ "
+        r"p(\text{next}) &= \mathrm{softmax}(\mathrm{LN}(x)\, W_{out} + b_{out}) \end{aligned}"
+    )
+    terms("embedding", "residual", "layernorm", "head")
+    st.markdown(t("capstone.pieces.training"))
+    st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")
+    terms("loss", "gradient", "training", "parameter", "corpus")
+
+    lab()
+    st.header(t("capstone.real.header"))
+    one = heads_check(1)  # trained once per server process, then kept
+    st.markdown(
+        t(
+            "capstone.real.one_head" if one.reached else "capstone.real.one_head_short",
+            target=num(LOSS_TARGET),
+            step=one.target_step or 0,
+            steps=one.steps,
+            loss=num(one.final_loss, 3),
+        )
+    )
+    st.markdown(t("capstone.real.why_one_head", target=num(LOSS_TARGET)))
+    st.markdown(t("capstone.real.same"))
+    st.markdown(t("capstone.real.differs"))
+    lesson_end(LESSON)
+
+
+@st.fragment
+def lab() -> None:
+    st.header(t("capstone.lab.header"))
+    st.markdown(t("capstone.lab.body", target=num(LOSS_TARGET)))
+    controls, side = st.columns([2, 3], gap="large")
+    with controls:
+        config = parts.config_controls()
+        pressed = st.button(
+            t("capstone.lab.train"), key="gpt_train", type="primary", icon=":material/play_arrow:"
+        )
+    with side:  # on a phone this comes between the button and the loss curve: keep it short
+        with st.expander(t("capstone.table.header")):
+            total = parts.parameter_table(config)
+        st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
+
+    st.subheader(t("capstone.train.header"))
+    result = parts.training(config, pressed)
+    trained = result is not None and result.status == "finished"
+    tv = parts.cat_dog_tv(result) if trained else 1.0
+    if trained:
+        st.header(t("capstone.predict.header"))
+        st.markdown(t("capstone.predict.body"))
+        parts.prediction_section(result)
+        terms("total_variation")
+
+        st.header(t("capstone.gen.header"))
+        st.markdown(t("capstone.gen.body", eos=EOS))
+        terms("temperature")
+        parts.generation_section(result)
+
+        st.header(t("capstone.attn.header"))
+        st.markdown(t("capstone.attn.body"))
+        parts.attention_section(result)
+    elif result is not None:
+        st.info(t("capstone.train.diverged_hint"))
+    checks = {
+        "t1": trained and config.n_heads == 1 and result.reached_target,
+        "t2": trained and tv < FAIL_TV,
+        "t3": result is not None and result.status == "diverged",
+    }
+    try_this(LESSON, checks, target=num(LOSS_TARGET), tv=pct(FAIL_TV, 0))

@@ -1,0 +1,137 @@
+"""Lesson 4 — the causal mask: each position sees itself and its left only."""
+
+import numpy as np
+import streamlit as st
+
+from lesson_core import causal_mask
+from lesson_core import scaled_dot_product_attention as attention
+from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
+from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask
+from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, terms, try_this, views
+from lessons.causal_mask import parts
+
+LESSON = "causal_mask"
+X, B_ALLOWED = DECODER.vectors, causal_mask(len(DECODER.tokens))
+KV, C_ALLOWED = PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
+IT, (CAT, FISH, FRESH) = PRONOUN_QUERY, (PRONOUN.index(tok) for tok in ("猫", "魚", "新鮮"))
+N_C = len(PRONOUN.tokens)
+# the value closest to 0 that still lets no weight through to the right
+TIGHTEST_FILL = max(
+    fill
+    for fill in MASK_FILLS
+    if not np.any(hidden_weight(attention(X, X, X, mask=B_ALLOWED, mask_fill=fill).weights, B_ALLOWED))
+)
+# the smallest window with which それ still sees 魚
+FISH_WINDOW = next(w for w in range(1, N_C + 1) if sliding_window_mask(N_C, w)[IT, FISH])
+
+# Fixed figures the text and the tasks use (default vectors, temperature 1).
+ZERO_FILL = hidden_weight(attention(X, X, X, mask=B_ALLOWED, mask_fill=0.0).weights, B_ALLOWED)
+C_OPEN, C_MASKED = attention(PRONOUN.queries, KV, KV), attention(PRONOUN.queries, KV, KV, mask=C_ALLOWED)
+RIGHT_OF_CAT = np.arange(CAT + 1, N_C)
+FIRST, SECOND = RIGHT_OF_CAT[np.argsort(C_OPEN.weights[CAT, RIGHT_OF_CAT])[::-1][:2]]
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("causal_mask.title"))
+    st.markdown(t("causal_mask.intro"))
+    st.header(t("causal_mask.why.header"))
+    n = len(DECODER.tokens)
+    st.markdown(t("causal_mask.why.body", n=n, pairs=n - 1, sentence=" ".join(map(gloss, DECODER.tokens))))
+    context, answer = parts.pairs_table(DECODER.tokens)[1]
+    st.markdown(t("causal_mask.why.copy", token=gloss(context[-1]), answer=gloss(answer)))
+    st.markdown(t("causal_mask.why.generate"))
+    terms("training", "token")
+    st.header(t("causal_mask.matrix.header"))
+    st.markdown(t("causal_mask.matrix.body"))
+    st.latex(
+        r"M_{ij} = \begin{cases} 0 & (j \le i) \\ -\infty & (j > i) \end{cases} \qquad"
+        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V"
+    )
+    mask_col, note_col = st.columns([3, 2], gap="large")
+    with mask_col:
+        parts.mask_map(DECODER.tokens, B_ALLOWED)
+    note_col.markdown(
+        t("causal_mask.matrix.mask_note", n=n, first=gloss(DECODER.tokens[0]), last=gloss(DECODER.tokens[-1]))
+    )
+    st.markdown(t("causal_mask.matrix.vectors", d=X.shape[1]))
+    parts.vectors_table(DECODER.tokens, X)
+    st.caption(t("ui.hand_made"))
+    st.markdown(t("causal_mask.matrix.example", d=X.shape[1]))
+    before, after = attention(X, X, X), attention(X, X, X, mask=B_ALLOWED)
+    before_col, after_col = st.columns(2, gap="large")
+    with before_col:
+        parts.scores_map(DECODER.tokens, before.scaled_scores, None, "before")
+    with after_col:
+        parts.scores_map(DECODER.tokens, after.scaled_scores, B_ALLOWED, "after")
+    st.markdown(t("causal_mask.matrix.after_note"))
+    terms("causal_mask", "softmax", "matrix")
+
+    fill_demo()
+    mask_demo()
+    st.header(t("causal_mask.cache.header"))
+    st.markdown(t("causal_mask.cache.body"))
+    lesson_end(LESSON)
+
+
+@st.fragment
+def fill_demo() -> None:
+    st.header(t("causal_mask.fill.header"))
+    st.markdown(t("causal_mask.fill.body"))
+    chart = st.container()  # the map first, the choice that changes it just below
+    fill = parts.fill_choice(MASK_FILLS, "cm_fill")
+    b = attention(X, X, X, mask=B_ALLOWED, mask_fill=fill)
+    leaks = hidden_weight(b.weights, B_ALLOWED)
+    with chart:
+        parts.leak_map(DECODER.tokens, b.weights, B_ALLOWED, parts.fill_text(fill))
+    st.markdown(parts.leak_note(DECODER.tokens, leaks, fill))
+    parts.sums_table(DECODER.tokens, b.weights, leaks)
+    try_this(
+        LESSON,
+        {"tightest_fill": fill == TIGHTEST_FILL},
+        share=False,
+        row=gloss(DECODER.tokens[0]),
+        leak_zero=parts.leak_text(ZERO_FILL[0]),
+    )
+
+
+@st.fragment
+def mask_demo() -> None:
+    st.header(t("causal_mask.pronoun.header"))
+    st.markdown(
+        t(
+            "causal_mask.pronoun.body",
+            self_weight=pct(C_MASKED.weights[CAT, CAT]),
+            first=gloss(PRONOUN.tokens[FIRST]),
+            first_weight=pct(C_OPEN.weights[CAT, FIRST]),
+            second=gloss(PRONOUN.tokens[SECOND]),
+            second_weight=pct(C_OPEN.weights[CAT, SECOND]),
+        )
+    )
+    st.markdown(t("causal_mask.pronoun.window_body"))
+    st.caption(t("ui.hand_made"))
+    chart = st.container()  # the bars first, their controls just below
+    query, kind, window, temperature = parts.mask_controls(PRONOUN.tokens, IT)
+    allowed = parts.allowed_by(kind, N_C, window)
+    c = attention(PRONOUN.queries, KV, KV, mask=allowed, temperature=temperature)
+    future = hidden_weight(c.weights, C_ALLOWED)
+    with chart:
+        views.explorer_bars(PRONOUN.tokens, c, query, allowed)
+    st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
+    views.explorer_details(PRONOUN.tokens, KV, c, query, allowed, "cm", folded=True)
+    st.markdown(
+        t(
+            "causal_mask.pronoun.gather",
+            fresh_it=pct(C_MASKED.weights[FRESH, IT]),
+            fresh_fish=pct(C_MASKED.weights[FRESH, FISH]),
+            it_fresh=pct(C_MASKED.weights[IT, FRESH]),
+        )
+    )
+    # the causal mask changes no weight of this query: compare with the masked weights
+    masked_row = attention(PRONOUN.queries, KV, KV, mask=C_ALLOWED, temperature=temperature).weights[query]
+    unchanged = kind == "none" and bool(np.allclose(c.weights[query], masked_row, rtol=0, atol=1e-12))
+    checks = {
+        "window_fish": kind == "window" and query == IT and window == FISH_WINDOW,
+        "mask_no_effect": unchanged,
+    }
+    try_this(LESSON, checks)

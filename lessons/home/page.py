@@ -1,0 +1,26 @@
+"""Home page: what the course teaches, the lesson map with progress, how to use it."""
+
+import streamlit as st
+
+from lesson_core.course import LESSONS
+from lesson_core.ui import load_progress, page_link, progress_panel, setup_page, t
+
+
+def main() -> None:
+    setup_page()
+    st.title(t("home.title"))
+    st.markdown(t("home.intro"))
+    st.header(t("home.map_header"))
+    learner = load_progress()
+    for lesson in LESSONS:
+        done, total = learner.lesson_counts(lesson)
+        with st.container(border=True):  # title above the bar, so long titles wrap on a phone
+            page_link(lesson, f"**{t(f'{lesson.id}.title')}**")
+            visited = lesson.id in learner.visited
+            status = t("home.lesson_progress", done=done, total=total) if visited else t("home.not_visited")
+            st.progress(done / max(total, 1), text=status)
+    st.header(t("home.how_header"))
+    st.markdown(t("home.how"))
+    st.header(t("home.progress_header"))
+    st.caption(t("home.progress_help"))
+    progress_panel()

@@ -1,0 +1,1 @@
+"""Lesson 6 — multi-head attention: several heads in parallel, then one projection."""

@@ -1,0 +1,127 @@
+"""Lesson 6 — multi-head attention: several heads in parallel, then one projection."""
+
+import numpy as np
+import streamlit as st
+
+from lesson_core import causal_mask
+from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
+from lesson_core.multihead import (
+    divisors,
+    offset_head,
+    parallel_heads,
+    random_multi_head,
+    random_projections,
+    top_keys,
+)
+from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, terms, try_this
+from lessons.multi_head import parts
+
+LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0
+TOKENS, N, IT = PRONOUN.tokens, len(PRONOUN.tokens), PRONOUN_QUERY
+ALLOWED = causal_mask(N)
+FISH, BEFORE_IT = PRONOUN.index("魚"), IT - 1
+TWO_BACK = IT - 2  # task t2: the look-back head should land on the token two before それ
+# the fixed random widening of C's 4 features to d_model = 8 (X = F E)
+WIDEN = random_projections(PRONOUN.vectors.shape[1], RUN_D_MODEL, np.random.default_rng(WIDEN_SEED))[0]
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("multi_head.title"))
+    st.markdown(t("multi_head.intro"))
+    st.header(t("multi_head.one.header"))
+    pronoun = hand_made_heads(1).weights[0]
+    st.markdown(
+        t(
+            "multi_head.one.body",
+            it=gloss(TOKENS[IT]),
+            fish=gloss(TOKENS[FISH]),
+            fish_weight=pct(pronoun[IT, FISH]),
+            before=gloss(TOKENS[BEFORE_IT]),
+            before_weight=pct(pronoun[IT, BEFORE_IT]),
+        )
+    )
+
+    heads_demo()
+    shapes_demo()
+    run_demo()
+    st.header(t("multi_head.roles.header"))
+    st.markdown(t("multi_head.roles.body"))
+    lesson_end(LESSON)
+
+
+def hand_made_heads(offset: int):
+    """The pronoun head and the head that looks ``offset`` tokens back, on example C."""
+    back_q, back_k = offset_head(N, offset)
+    return parallel_heads(
+        [PRONOUN.queries, back_q], [PRONOUN.vectors, back_k], [PRONOUN.vectors, PRONOUN.vectors], mask=ALLOWED
+    )
+
+
+@st.fragment
+def heads_demo() -> None:
+    st.header(t("multi_head.heads.header"))
+    st.markdown(t("multi_head.heads.body", n=N))
+    st.caption(t("ui.hand_made"))
+    bars_area = st.container()  # the chart first, the two controls that change it right below
+    query = parts.query_select(TOKENS, IT)
+    offset = parts.offset_select(N)
+    heads = hand_made_heads(offset)
+    top_a, top_b = parts.heads_section(TOKENS, heads, ALLOWED, query, offset, bars_area)
+    terms("concatenation")
+    back_tops = top_keys(heads.weights)[1]
+    checks = {
+        "t1": query >= offset and top_a == top_b,
+        "t2": int(back_tops[IT]) == TWO_BACK,
+        "t3": offset >= 2 and 1 <= query < offset,
+    }
+    try_this(LESSON, checks, it=gloss(TOKENS[IT]), target=gloss(TOKENS[TWO_BACK]))
+
+
+@st.fragment
+def shapes_demo() -> None:
+    st.header(t("multi_head.shapes.header"))
+    st.markdown(t("multi_head.shapes.body", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N))
+    with st.expander(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS)):
+        options = divisors(GPT2_SMALL_D_MODEL)
+        h = parts.heads_count(
+            options,
+            GPT2_SMALL_HEADS,
+            "mh_heads",
+            t("multi_head.shapes.label"),
+            t("multi_head.shapes.help", d=GPT2_SMALL_D_MODEL),
+        )
+        parts.gpt2_section(N, GPT2_SMALL_D_MODEL, h, options)
+
+
+@st.fragment
+def run_demo() -> None:
+    st.header(t("multi_head.run.header"))
+    small = divisors(PRONOUN.vectors.shape[1])
+    st.markdown(
+        t(
+            "multi_head.run.body",
+            d_in=PRONOUN.vectors.shape[1],
+            d=RUN_D_MODEL,
+            small_options=", ".join(map(str, small)),
+        )
+    )
+    maps_area = st.container()  # the heads' maps first, the controls right below
+    seed, run_h = parts.run_controls(divisors(RUN_D_MODEL), RUN_D_MODEL, DEFAULT_SEED, 2)
+    run = random_multi_head(PRONOUN.vectors, WIDEN, run_h, np.random.default_rng(seed), ALLOWED)
+    with maps_area:
+        parts.head_tabs(TOKENS, run, ALLOWED)
+    row = run.result.weights[:, IT, :]  # every head's weights with それ as the query
+    head, key = np.unravel_index(int(np.argmax(row)), row.shape)
+    st.markdown(
+        t(
+            "multi_head.run.flat",
+            it=gloss(TOKENS[IT]),
+            top=pct(row[head, key]),
+            token=gloss(TOKENS[key]),
+            head=int(head) + 1,
+        )
+    )
+    with st.expander(t("multi_head.run.details")):
+        parts.run_table(run, run_h)
+        parts.concat_and_output(TOKENS, run, run_h)

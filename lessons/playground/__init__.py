@@ -1,0 +1,1 @@
+"""Playground: the learner's own sentence and feature vectors through the attention explorer."""

@@ -1,0 +1,128 @@
+"""Lesson 5 — positional encoding: attention alone is blind to order (with the
+causal mask, blind to the order inside each prefix); sinusoidal marks."""
+
+import numpy as np
+import streamlit as st
+
+from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_ORDER, WORD_ORDER_EMBEDDINGS
+from lesson_core.positional import (
+    GPT2_POSITIONS,
+    EncodingSizeError,
+    compare_word_orders,
+    encoding_explorer,
+    sinusoidal_encoding,
+    token_at_positions,
+)
+from lesson_core.ui import gloss, lesson_end, num, setup_page, t, try_this
+from lessons.positional import parts
+
+LESSON, TABLE_SIZE = "positional", (12, 8)
+LONG_RUN, COLLISION, ALIKE = 200, 0.05, 0.95  # thresholds of the try-this tasks
+SENT_A, SENT_B = WORD_ORDER
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("positional.title"))
+    st.markdown(t("positional.intro"))
+
+    order_demo()
+    st.header(t("positional.formula.header"))
+    st.markdown(t("positional.formula.body"))
+    st.latex(
+        r"\theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}}, \qquad "
+        r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
+        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}"
+    )
+    with st.expander(t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])):
+        st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
+        parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
+
+    explorer()
+    st.header(t("positional.same.header"))
+    parts.same_token_section(token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITIONS))
+    st.header(t("positional.clock.header"))
+    st.markdown(t("positional.clock.body"))
+    st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))
+    lesson_end(LESSON)
+
+
+@st.fragment
+def order_demo() -> None:
+    st.header(t("positional.order.header"))
+    st.markdown(
+        t(
+            "positional.order.body",
+            sentence_a=" ".join(SENT_A),
+            sentence_b=" ".join(SENT_B),
+            n=len(SENT_A),
+            d=len(WORD_ORDER_EMBEDDINGS[SENT_A[0]]),
+        )
+    )
+    st.caption(t("ui.hand_made"))
+    table_area = st.container()
+    causal = parts.mask_switch()
+    plain = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=False, causal=causal)
+    with table_area:
+        st.subheader(t("positional.order.without"))
+        parts.order_table(SENT_A, SENT_B, plain)
+    if causal:
+        kept = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if same]
+        changed = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if not same]
+        sep = t("positional.order.sep")
+        words = {"changed": sep.join(changed), "kept": sep.join(kept)}
+        st.markdown(
+            t(
+                "positional.order.masked",
+                **words,
+                largest=num(plain.largest, 3),
+                smallest=num(float(np.min(plain.differences)), 3),
+            )
+        )
+        st.markdown(t("positional.order.masked_why", **words))
+    else:
+        st.markdown(t("positional.order.same", largest=num(plain.largest, 3)))
+        st.markdown(t("positional.order.why"))
+    placed = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=causal)
+    st.subheader(t("positional.order.with"))
+    st.markdown(t("positional.order.with_body", last=len(SENT_A) - 1))
+    parts.order_table(SENT_A, SENT_B, placed)
+    most = gloss(SENT_A[placed.largest_at])
+    st.markdown(
+        t(
+            "positional.order.differ",
+            token=most,
+            largest=num(placed.largest, 3),
+            smallest=num(float(np.min(placed.differences)), 3),
+        )
+    )
+
+
+@st.fragment
+def explorer() -> None:
+    st.header(t("positional.explore.header"))
+    st.markdown(t("positional.explore.body"))
+    waves_area = st.container()  # the waves first, their controls right below them
+    n, d = parts.size_controls()
+    try:
+        view = encoding_explorer(n, d)
+    except EncodingSizeError as err:
+        parts.size_error(err)
+        return
+    with waves_area:
+        parts.waves_chart(view)
+    parts.hands_text(view)
+    parts.maps_section(view)
+    checks = {
+        "t1": n >= LONG_RUN and d >= 4,  # a slowest hand exists only with two or more pairs
+        "t2": d == 2 and view.closest_distance < COLLISION,
+        "t3": view.neighbour_cosine >= ALIKE,
+    }
+    try_this(
+        LESSON,
+        checks,
+        min_n=LONG_RUN,
+        threshold=num(COLLISION),
+        target=num(ALIKE),
+        current=num(view.neighbour_cosine, 3),
+    )

@@ -1,0 +1,110 @@
+"""Lesson 3 — scaling: why attention divides the scores by √d_k."""
+
+import numpy as np
+import streamlit as st
+
+from lesson_core import causal_mask
+from lesson_core import scaled_dot_product_attention as attention
+from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
+from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
+from lesson_core.ui import bound, gloss, lesson_end, num, pct, setup_page, t, terms, try_this, views
+from lessons.scaling import parts
+
+LESSON, ONE_HOT_TARGET, RAW_TOP_TARGET, REFERENCE = "scaling", 0.99, 0.9, 1.0
+GPT2_D_HEAD = GPT2_SMALL_D_MODEL // GPT2_SMALL_HEADS  # 64
+GPT2_ROOT = float(np.sqrt(GPT2_D_HEAD))  # 8: the spread of unscaled scores in a GPT-2 small head
+IT, KV, ALLOWED = PRONOUN_QUERY, PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
+D_K = KV.shape[1]
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("scaling.title"))
+    st.markdown(t("scaling.intro"))
+
+    growth_demo()
+    onehot_demo()
+    temperature_demo()
+    lesson_end(LESSON)
+
+
+@st.fragment
+def growth_demo() -> None:
+    st.header(t("scaling.growth.header"))
+    st.markdown(t("scaling.growth.body", n_samples=parts.N_SAMPLES))
+    st.latex(r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k")
+    chart = st.container()  # the chart first, its controls just below it (phones stack them so)
+    left, right = st.columns(2)
+    d_k = bound(left.select_slider, t("scaling.growth.dk_label"), parts.D_KS, GPT2_D_HEAD, key="sc_dk")
+    dk_seed = bound(
+        right.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_dk_seed", help=t("scaling.seed_help")
+    )
+    sweep, tops = parts.dk_sweep(dk_seed), parts.dk_top_weights(dk_seed)
+    with chart:
+        parts.spread_chart(sweep, d_k)
+    parts.spread_result(sweep, tops, d_k)
+    with st.expander(t("scaling.growth.table_label")):
+        parts.spread_table(sweep)
+    try_this(
+        LESSON,
+        {"raw_one_hot": d_k == tops.first_raw_above(RAW_TOP_TARGET)},
+        share=False,
+        target=pct(RAW_TOP_TARGET, 0),
+        n_keys=parts.N_KEYS,
+    )
+
+
+@st.fragment
+def onehot_demo() -> None:
+    st.header(t("scaling.onehot.header"))
+    st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
+    chart = st.container()
+    left, right = st.columns(2)
+    spread = bound(
+        left.slider, t("scaling.onehot.spread_label"), 0.25, 16.0, GPT2_ROOT, 0.25, key="sc_spread"
+    )
+    seed = bound(right.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_seed", help=t("scaling.seed_help"))
+    z = random_scores(parts.N_SCORES, np.random.default_rng(seed))
+    pair = softmax_at_spreads(z, [spread, REFERENCE])
+    with chart:
+        parts.compare_chart(pair)
+    parts.compare_result(pair)
+
+    st.header(t("scaling.gradient.header"))
+    st.markdown(t("scaling.gradient.body"))
+    terms("parameter", "gradient", "jacobian")
+    with st.expander(t("scaling.gradient.deep_dive")):
+        st.markdown(t("scaling.gradient.jacobian"))
+        st.latex(
+            r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
+            r"\quad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)"
+        )
+        st.markdown(t("scaling.gradient.norm"))
+        parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
+    moved = spread != GPT2_ROOT  # the learner stretched the scores, not only changed the seed
+    try_this(
+        LESSON,
+        {"one_hot": moved and bool(pair.top[0] > ONE_HOT_TARGET)},
+        share=False,
+        top_target=pct(ONE_HOT_TARGET, 0),
+    )
+
+
+@st.fragment
+def temperature_demo() -> None:
+    st.header(t("scaling.temperature.header"))
+    st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))
+    st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")
+    st.markdown(t("scaling.temperature.example", d_k=D_K))
+    st.caption(t("ui.hand_made"))
+    chart = st.container()
+    temperature = views.temperature_slider("sc_temp")
+    weights = attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=temperature).weights[IT]
+    t_raw = unscaled_temperature(D_K)
+    unscaled = attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=t_raw).weights[IT]
+    h, labels = entropy(weights), [gloss(tok) for tok in PRONOUN.tokens]
+    with chart:
+        views.weights_bars(labels, weights, labels[IT], "scaling.temperature.alt", ALLOWED[IT])
+    undone = bool(np.isclose(temperature, t_raw))
+    parts.temperature_summary(weights, unscaled, h, int(ALLOWED[IT].sum()), D_K, undone)
+    try_this(LESSON, {"undo_scaling": undone}, d_k=D_K)

@@ -1,0 +1,1 @@
+"""Lesson 8 — attention in today's LLMs: the KV cache, rotary position"""

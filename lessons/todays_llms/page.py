@@ -1,0 +1,108 @@
+"""Lesson 8 — attention in today's LLMs: the KV cache, rotary position
+embedding, shared key/value heads (MQA, GQA) and long context."""
+
+import streamlit as st
+
+from lesson_core import course
+from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
+from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
+from lesson_core.ui import lesson_end, page_link, setup_page, t, terms, try_this
+from lessons.todays_llms import parts
+
+LESSON = "todays_llms"
+TARGET_TOKENS, TARGET_BYTES = 1024, 10_000_000  # task t3: GPT-2 small's cache at 1,024 tokens under 10 MB
+SMALL_BLOCK = 3  # task t4: blocks of at most this many keys
+
+
+def main() -> None:
+    setup_page(LESSON)
+    st.title(t("todays_llms.title"))
+    st.markdown(t("todays_llms.intro"))
+
+    cache_demo()
+    cache_size()
+    rope_demo()
+    gqa_demo()
+    group_demo()
+    long_demo()
+    block_demo()
+    lesson_end(LESSON)
+
+
+@st.fragment
+def cache_demo() -> None:
+    st.header(t("todays_llms.cache.header"))
+    st.markdown(t("todays_llms.cache.body"))
+    terms("kv_cache", "causal_mask")
+    controls, side = st.columns([1, 2], gap="large")
+    with controls:
+        prompt = parts.prompt_select()
+        gen = parts.generation(prompt)
+        step = parts.step_slider(gen)
+    with side:
+        parts.step_section(gen, step)
+    parts.ops_chart(gen)
+    try_this(LESSON, {"t1": step == len(gen.run.token_ids)}, share=False)
+
+
+@st.fragment
+def cache_size() -> None:
+    parts.cache_size_section()
+
+
+@st.fragment
+def rope_demo() -> None:
+    st.header(t("todays_llms.rope.header"))
+    st.markdown(t("todays_llms.rope.body", base=f"{BASE:,.0f}"))
+    terms("rope", "positional_encoding")
+    st.latex(
+        r"\begin{pmatrix} q'_{2i} \\ q'_{2i+1} \end{pmatrix} = "
+        r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
+        r"\begin{pmatrix} q_{2i} \\ q_{2i+1} \end{pmatrix}, \quad \theta_i = " + f"{BASE:.0f}" + r"^{-2i/d}"
+    )
+    same = parts.rope_section(EXAMPLE_Q, EXAMPLE_K)
+    try_this(LESSON, {"t2": same}, share=False)
+
+
+@st.fragment
+def gqa_demo() -> None:
+    st.header(t("todays_llms.gqa.header"))
+    st.markdown(t("todays_llms.gqa.body"))
+    terms("gqa", "head")
+    controls, side = st.columns([1, 2], gap="large")
+    with controls:
+        model = parts.model_select()
+        kv = parts.kv_select(model)
+        tokens = parts.gqa_tokens()
+    with side:
+        size = parts.gqa_section(model, kv, tokens)
+    st.caption(t("todays_llms.gqa.sources"))
+    done = model == GPT2_SMALL and tokens == TARGET_TOKENS and size < TARGET_BYTES
+    try_this(
+        LESSON, {"t3": done}, share=False, tokens=f"{TARGET_TOKENS:,}", target=parts.megabytes(TARGET_BYTES)
+    )
+
+
+@st.fragment
+def group_demo() -> None:
+    parts.group_demo()
+
+
+@st.fragment
+def long_demo() -> None:
+    st.header(t("todays_llms.long.header"))
+    st.markdown(t("todays_llms.long.body"))
+    terms("long_context", "matrix")
+    parts.long_section()
+
+
+@st.fragment
+def block_demo() -> None:
+    st.subheader(t("todays_llms.long.block_header"))
+    st.markdown(t("todays_llms.long.block_body"))
+    block, masked = parts.block_section()
+    with st.expander(t("todays_llms.long.online_expander")):
+        st.markdown(t("todays_llms.long.online"))
+    st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
+    page_link(course.BY_ID["causal_mask"])
+    try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)

@@ -1,0 +1,54 @@
+"""The layout rule, checked: a page file is an entry point, a lesson lives in its
+own package and uses the shared UI through ``lesson_core.ui``'s public surface."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import lesson_core.ui
+from lesson_core.course import PAGES
+
+ROOT = Path(__file__).resolve().parent.parent
+LESSON_FILES = sorted((ROOT / "lessons").rglob("*.py"))
+
+
+def imports(path: Path) -> list[ast.ImportFrom | ast.Import]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)]
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_a_page_file_only_runs_its_lessons_main(name):
+    tree = ast.parse((ROOT / PAGES[name]).read_text(encoding="utf-8"))
+    body = [
+        node
+        for node in tree.body
+        if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant))
+    ]
+    assert len(body) == 2, PAGES[name]
+    first, second = body
+    assert isinstance(first, ast.ImportFrom) and first.module == f"lessons.{name}.page"
+    assert [alias.name for alias in first.names] == ["main"]
+    assert ast.unparse(second) == "main()"
+
+
+def test_every_lesson_package_is_a_page():
+    packages = {path.parent.name for path in (ROOT / "lessons").glob("*/page.py")}
+    assert packages == set(PAGES)
+
+
+@pytest.mark.parametrize("path", LESSON_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_a_lesson_uses_the_shared_ui_through_its_public_surface(path):
+    own = path.relative_to(ROOT / "lessons").parts[0]
+    for node in imports(path):
+        names = [alias.name for alias in node.names]
+        if isinstance(node, ast.Import):
+            assert not any(name.startswith(("lesson_core.ui", "lessons")) for name in names), path
+            continue
+        module = node.module or ""
+        if module.startswith("lesson_core.ui"):
+            assert module == "lesson_core.ui", f"{path}: import from lesson_core.ui, not {module}"
+            assert set(names) <= set(lesson_core.ui.__all__), path
+        if module.startswith("lessons"):
+            assert module.split(".")[:2] == ["lessons", own] or module == f"lessons.{own}", path
