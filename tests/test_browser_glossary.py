@@ -43,3 +43,25 @@ def test_a_lesson_look_up_opens_the_glossary_at_its_term(page, app_url):
     open_app(page, href if href.startswith("http") else f"{app_url}/{href.lstrip('/')}")
     page.wait_for_function(AT_TOP, arg="dot-product", timeout=10_000)
     expect(page.locator("h3#dot-product, #dot-product").first).to_contain_text("dot product")
+
+
+def test_the_term_is_brought_back_if_the_first_scroll_ended_elsewhere(page, app_url):
+    """On a slow first run Streamlit scrolls to the term while the rest of the
+    page is still arriving, so the scroll can stop short. Once the run is over,
+    the page brings the term back to the top (here the short first scroll is
+    simulated by scrolling to the title from script, which no learner does)."""
+    open_app(page, f"{app_url}/glossary?lang=ja#dot-product")
+    page.wait_for_function(AT_TOP, arg="dot-product", timeout=10_000)
+    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"] h1').scrollIntoView()")
+    assert page.evaluate(TOP_OF, "dot-product") > 844
+    page.wait_for_function(AT_TOP, arg="dot-product", timeout=3_000)
+
+
+def test_the_learner_scrolling_away_is_not_undone(page, app_url):
+    open_app(page, f"{app_url}/glossary?lang=en#dot-product")
+    page.wait_for_function(AT_TOP, arg="dot-product", timeout=10_000)
+    page.mouse.move(900, 500)  # over the lesson, not the sidebar
+    page.mouse.wheel(0, 2500)
+    page.wait_for_function(f"id => !({AT_TOP})(id)", arg="dot-product", timeout=5_000)
+    page.wait_for_timeout(1_000)
+    assert page.evaluate(TOP_OF, "dot-product") < -150, "the page scrolled back by itself"

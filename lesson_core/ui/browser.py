@@ -4,7 +4,8 @@ no iframe, no build step):
 
 - ``<html lang>`` follows the chosen language, so screen readers read
   Japanese as Japanese and the browser picks Japanese fonts;
-- a few repairs of what Streamlit draws (see _JS);
+- a few repairs of what Streamlit draws (see _JS), among them keeping a
+  glossary term at the top when a look-up's link opens the page at it;
 - the progress is kept in the browser's local storage as well as in the URL
   (?p=), so opening the app again from its plain address in the same browser
   brings it back. The stored progress is merged (union) with the URL's once
@@ -40,7 +41,38 @@ export default function (component) {
   root.style.setProperty("--upload-label", JSON.stringify(data.upload_label || ""));
   window.__attentionLessons = { uploadLabel: data.upload_label || "" };
   if (!window.__attentionLessonsObserver) {
+    // Arriving at a term's anchor (/glossary#dot-product from a look-up):
+    // Streamlit scrolls to the heading as it mounts, but what stands above it
+    // can still grow afterwards (fonts, formulas, a slow first run), leaving
+    // the term off screen. So once the run is over, keep the target at the top
+    // for a moment, unless the learner scrolls first.
+    const IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]';
+    const anchor = { href: "", timer: 0 };
+    const stopSettling = () => { clearInterval(anchor.timer); anchor.timer = 0; };
+    const settle = () => {
+      const id = decodeURIComponent(location.hash.slice(1));
+      if (anchor.href !== location.href) {
+        stopSettling();
+        anchor.href = location.href;
+        if (!id) return;
+        anchor.start = performance.now();
+        anchor.seen = 0;
+        anchor.timer = setInterval(settle, 200);
+      }
+      if (!anchor.timer) return;
+      const now = performance.now();
+      const target = document.getElementById(id);
+      if (target && document.querySelector(IDLE)) {
+        anchor.seen = anchor.seen || now;
+        if (Math.abs(target.getBoundingClientRect().top) > 80) target.scrollIntoView({ block: "start" });
+      }
+      if ((anchor.seen && now - anchor.seen > 4000) || now - anchor.start > 30000) stopSettling();
+    };
+    ["wheel", "touchmove", "keydown", "mousedown"].forEach((type) =>
+      window.addEventListener(type, stopSettling, { passive: true }));
+    window.addEventListener("hashchange", settle);
     const tidy = () => {
+      settle();
       document.querySelectorAll(".katex-display").forEach((el) => {
         if (el.scrollWidth > el.clientWidth) {
           if (!el.hasAttribute("tabindex")) el.setAttribute("tabindex", "0");
