@@ -35,7 +35,7 @@ from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import local_script_runner as lsr
 
-from lesson_core.ui.page import available_lessons
+from lesson_core.course import LESSONS
 
 BARE_APP = """
 import altair as alt
@@ -107,7 +107,7 @@ def main() -> None:
     ms = bare_time * 1000
     print(f"{'page':<16}{'slider move ms':>15}{'ratio':>7}{'full page ms':>14}{'ratio':>7}")
     print(f"{'bare app':<16}{ms:>15.1f}{1:>7.2f}{ms:>14.1f}{1:>7.2f}")
-    for lesson in available_lessons():
+    for lesson in LESSONS:
         at = AppTest.from_file(str(HOME), default_timeout=60).run()
         at.switch_page(lesson.page).run()
         move = time_slider(at, args.repeats, fragment=True)
