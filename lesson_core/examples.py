@@ -174,14 +174,6 @@ SAME_TOKEN_POSITIONS = (0, 1, 2)
 
 # --- multi-head lesson (§6) ----------------------------------------------------
 
-# A "previous token" head on example C, built from positions alone: the key of
-# position j is the one-hot vector e_j ("I am position j"), the query of
-# position i is 10 · e_(i-1) ("I want position i - 1"). 猫 at position 0 has no
-# previous token: its query is all zeros. The values are C's feature vectors,
-# so the head hands each position the features of the token before it.
-PREVIOUS_TOKEN_KEYS = _frozen(np.eye(len(PRONOUN.tokens)).tolist())
-PREVIOUS_TOKEN_QUERIES = _frozen((10.0 * np.eye(len(PRONOUN.tokens), k=-1)).tolist())
-
 # GPT-2 small: width 768, 12 heads of 64; a 10-token sentence.
 GPT2_SMALL_D_MODEL = 768
 GPT2_SMALL_HEADS = 12

@@ -85,17 +85,6 @@ def rope_score(q: np.ndarray, k: np.ndarray, m: int, n: int, base: float = BASE)
     return RopeScore(q_rot, k_rot, float(q_rot @ k_rot), int(m) - int(n), m * theta, n * theta)
 
 
-def score_table(q: np.ndarray, k: np.ndarray, n_positions: int, base: float = BASE) -> np.ndarray:
-    """S[m, n] = RoPE(q, m) · RoPE(k, n) for every m, n < n_positions.
-
-    Shapes: q [d], k [d] -> [n_positions, n_positions]
-    """
-    pos = np.arange(int(n_positions))
-    q_rot = rotate(np.tile(q, (len(pos), 1)), pos, base)
-    k_rot = rotate(np.tile(k, (len(pos), 1)), pos, base)
-    return q_rot @ k_rot.T
-
-
 def score_by_offset(q: np.ndarray, k: np.ndarray, offsets: np.ndarray, base: float = BASE) -> np.ndarray:
     """s(Δ) = RoPE(q, Δ) · k: the score of any pair m, n with m − n = Δ.
 

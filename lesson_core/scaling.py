@@ -25,11 +25,6 @@ class DotProductSpread:
     std_raw: np.ndarray
     std_scaled: np.ndarray
 
-    def first_above(self, threshold: float) -> int | None:
-        """The smallest measured d_k whose raw spread exceeds ``threshold`` (None if none does)."""
-        above = np.flatnonzero(self.std_raw > threshold)
-        return int(self.d_k[above[0]]) if above.size else None
-
 
 def dot_product_spread(d_ks: np.ndarray, n_samples: int, rng: np.random.Generator) -> DotProductSpread:
     """Measure std(q·k) and std(q·k / √d_k) for random q, k with independent N(0, 1) components.

@@ -10,8 +10,6 @@ from lesson_core import causal_mask, multi_head_attention, scaled_dot_product_at
 from lesson_core.examples import (
     GPT2_SMALL_D_MODEL,
     GPT2_SMALL_HEADS,
-    PREVIOUS_TOKEN_KEYS,
-    PREVIOUS_TOKEN_QUERIES,
     PRONOUN,
 )
 from lesson_core.multihead import (
@@ -25,6 +23,14 @@ from lesson_core.multihead import (
 
 N = len(PRONOUN.tokens)
 IT, FISH = PRONOUN.index("それ"), PRONOUN.index("魚")
+
+# A "previous token" head on example C, built from positions alone: the key of
+# position j is the one-hot vector e_j ("I am position j"), the query of
+# position i is 10 · e_(i-1) ("I want position i - 1"). 猫 at position 0 has no
+# previous token: its query is all zeros. The values are C's feature vectors,
+# so the head hands each position the features of the token before it.
+PREVIOUS_TOKEN_KEYS = np.eye(N)
+PREVIOUS_TOKEN_QUERIES = 10.0 * np.eye(N, k=-1)
 
 
 def hand_made_heads():
@@ -161,7 +167,6 @@ def test_split_heads_round_trip(h, seed):
 
 
 def test_offset_head_with_k_1_is_the_previous_token_head():
-    from lesson_core.examples import PREVIOUS_TOKEN_KEYS, PREVIOUS_TOKEN_QUERIES
     from lesson_core.multihead import offset_head
 
     q, k = offset_head(10, 1)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
@@ -172,8 +172,3 @@ def _tell(label: str, raw: str | list[str], fixed: str | None) -> None:
     else:
         message = t("ui.url_clamped", control=control, value=_shown(raw), now=md_escape(fixed))
     st.toast(message, icon="⚠️")
-
-
-def guarded_keys(keys: Sequence[str]) -> set[str]:
-    """The subset of ``keys`` that went through ``bound`` (tests use it)."""
-    return set(keys) & GUARDED
