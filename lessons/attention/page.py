@@ -44,6 +44,7 @@ def main() -> None:
     setup_page(LESSON)
     st.title(t("attention.title"))
     st.markdown(t("attention.intro"))
+
     goal_section()
     qkv_section()
     steps_section()

@@ -35,10 +35,10 @@ def main() -> None:
     setup_page(LESSON)
     st.title(t("causal_mask.title"))
     st.markdown(t("causal_mask.intro"))
+
     why_section()
     matrix_section()
     scores_example()
-
     fill_demo()
     mask_demo()
     cache_section()

@@ -30,8 +30,8 @@ def main() -> None:
     setup_page(LESSON)
     st.title(t("multi_head.title"))
     st.markdown(t("multi_head.intro"))
-    one_head_section()
 
+    one_head_section()
     heads_demo()
     shapes_demo()
     run_demo()

@@ -16,9 +16,9 @@ def main() -> None:
     setup_page("playground")
     st.title(t("playground.title"))
     st.markdown(t("playground.intro", max_tokens=MAX_TOKENS, max_abs=f"{MAX_ABS:g}"))
+
     tokens = sentence_tokens()
     vectors = vectors_section(tokens)
-
     explore(tokens, vectors)
 
 

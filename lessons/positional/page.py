@@ -29,7 +29,6 @@ def main() -> None:
 
     order_demo()
     formula_section()
-
     explorer()
     same_token_section()
     clock_section()
