@@ -36,7 +36,7 @@ from lesson_core.worked import HandAttention, attention_by_hand, linear_map_term
 LESSON, EVEN_FLOOR, EVEN_GAP, HALF = "attention", 0.30, 0.005, 0.5
 IT, CAT, FISH, FRESH = PRONOUN_QUERY, *(PRONOUN.index(tok) for tok in ("猫", "魚", "新鮮"))
 N, KV = len(PRONOUN.tokens), PRONOUN.vectors
-SK, NAP = CHAPTER.index("すき"), CHAPTER.index("ひるね")  # example A: the query token, the word it wants
+SK, NAP = CHAPTER.index("すき"), CHAPTER.index("ひるね")  # example A: the query, its wanted top token
 FULL = attention(PRONOUN.queries, KV, KV, mask=causal_mask(N))  # the default map, temperature 1
 
 
