@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lesson_core import causal_mask, equal_average, linear_map, residual
+from lesson_core import AttentionResult, causal_mask, equal_average, linear_map, residual
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import (
     CHAPTER,
@@ -31,26 +31,43 @@ from lesson_core.ui import (
     vec,
     views,
 )
-from lesson_core.worked import attention_by_hand, linear_map_terms
+from lesson_core.worked import HandAttention, attention_by_hand, linear_map_terms
 
 LESSON, EVEN_FLOOR, EVEN_GAP, HALF = "attention", 0.30, 0.005, 0.5
 IT, CAT, FISH, FRESH = PRONOUN_QUERY, *(PRONOUN.index(tok) for tok in ("猫", "魚", "新鮮"))
 N, KV = len(PRONOUN.tokens), PRONOUN.vectors
+SK, NAP = CHAPTER.index("すき"), CHAPTER.index("ひるね")  # example A: the query, its wanted top token
 FULL = attention(PRONOUN.queries, KV, KV, mask=causal_mask(N))  # the default map, temperature 1
 
 
 def main() -> None:
-    SK, NAP, WORDS = CHAPTER.index("すき"), CHAPTER.index("ひるね"), [gloss(tok) for tok in CHAPTER.tokens]
     setup_page(LESSON)
     st.title(t("attention.title"))
     st.markdown(t("attention.intro"))
-    # 1. The goal before the mechanism: the weights we would like すき to use.
+
+    goal_section()
+    qkv_section()
+    steps_section()
+    sentence_demo()
+    sentence_notes()
+    chapter_section()
+    matrix_section()
+    lesson_end(LESSON)
+
+
+def chapter_words() -> list[str]:
+    """Example A's tokens, glossed in the page's language."""
+    return [gloss(tok) for tok in CHAPTER.tokens]
+
+
+def goal_section() -> None:
+    """1. The goal before the mechanism: the weights we would like すき to use."""
     st.header(t("attention.goal.header"))
     st.markdown(t("attention.goal.body"))
     st.dataframe(
         pd.DataFrame(
             {
-                t("ui.col.token"): WORDS,
+                t("ui.col.token"): chapter_words(),
                 t("attention.goal.col_wanted"): [pct(w, 0) for w in WANTED_SUKI],
                 t("attention.goal.col_why"): t_list("attention.goal.why"),
             }
@@ -59,7 +76,10 @@ def main() -> None:
     )
     st.markdown(t("attention.goal.looking"))
     terms("weighted_average")
-    # 2. Query, key and value, each a linear map of the token's vector.
+
+
+def qkv_section() -> None:
+    """2. Query, key and value, each a linear map of the token's vector."""
     st.header(t("attention.qkv.header"))
     st.markdown(t("attention.qkv.body"))
     terms("query_key_value", "linear_map", "matrix")
@@ -72,7 +92,10 @@ def main() -> None:
             LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, linear_map_terms(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS)
         )
     )
-    # 3. The three steps on example D, then the same by hand.
+
+
+def steps_section() -> None:
+    """3. The three steps on example D, then the same by hand."""
     st.header(t("attention.steps.header"))
     toy = attention(TOY.queries, TOY.vectors, TOY.vectors)
     st.markdown(t("attention.steps.body", query=vec(TOY.queries[0], 0), d_k=TOY.vectors.shape[1]))
@@ -90,107 +113,46 @@ def main() -> None:
     )
     st.caption(t("attention.steps.stable"))
     with st.expander(t("attention.hand.header"), icon=":material/calculate:"):
-        hand = attention_by_hand(TOY.queries[0], TOY.vectors, TOY.vectors)
-        st.markdown(t("attention.hand.dot", query=vec(TOY.queries[0], 0)))
-        st.latex(maths.dot_products(toy_words, TOY.queries[0], TOY.vectors, hand.scores))
-        st.markdown(t("attention.hand.scale", d_k=TOY.vectors.shape[1], root=num(hand.divisor, 3)))
-        st.latex(maths.divisions(toy_words, hand.scores, hand.divisor, hand.scaled))
-        st.markdown(t("attention.hand.exp"))
-        st.latex(maths.exponentials(toy_words, hand.scaled, hand.exps, hand.total))
-        st.markdown(t("attention.hand.divide"))
-        st.latex(maths.shares(toy_words, hand.exps, hand.total, hand.weights))
-        st.markdown(t("attention.hand.sum"))
-        st.latex(
-            maths.component_sums([t(f"axis.{a}") for a in TOY.axes], hand.weights, TOY.vectors, hand.output)
-        )
-        fish, it = TOY.index("魚"), TOY.index("それ")
-        st.markdown(
-            t(
-                "attention.hand.rounding",
-                fish_hand=pct(hand.weights[fish]),
-                it_hand=pct(hand.weights[it]),
-                fish_exact=pct(hand.exact[fish]),
-                it_exact=pct(hand.exact[it]),
-                fish_scaled=num(hand.scaled[fish]),
-                fish_scaled_exact=num(toy.scaled_scores[0, fish], 4),
-                it_scaled=num(hand.scaled[it]),
-                it_scaled_exact=num(toy.scaled_scores[0, it], 4),
-            )
-        )
+        by_hand(toy_words, toy)
 
-    sentence_demo()
+
+def by_hand(toy_words: list[str], toy: AttentionResult) -> None:
+    """Example D's first query worked by hand: dot products, scaling, exp, shares, sums."""
+    hand = attention_by_hand(TOY.queries[0], TOY.vectors, TOY.vectors)
+    st.markdown(t("attention.hand.dot", query=vec(TOY.queries[0], 0)))
+    st.latex(maths.dot_products(toy_words, TOY.queries[0], TOY.vectors, hand.scores))
+    st.markdown(t("attention.hand.scale", d_k=TOY.vectors.shape[1], root=num(hand.divisor, 3)))
+    st.latex(maths.divisions(toy_words, hand.scores, hand.divisor, hand.scaled))
+    st.markdown(t("attention.hand.exp"))
+    st.latex(maths.exponentials(toy_words, hand.scaled, hand.exps, hand.total))
+    st.markdown(t("attention.hand.divide"))
+    st.latex(maths.shares(toy_words, hand.exps, hand.total, hand.weights))
+    st.markdown(t("attention.hand.sum"))
+    st.latex(maths.component_sums([t(f"axis.{a}") for a in TOY.axes], hand.weights, TOY.vectors, hand.output))
+    rounding_note(hand, toy)
+
+
+def rounding_note(hand: HandAttention, toy: AttentionResult) -> None:
+    """Why the hand-rounded weights differ a little from the exact ones."""
+    fish, it = TOY.index("魚"), TOY.index("それ")
     st.markdown(
         t(
-            "attention.demo.fresh",
-            fresh_fish=pct(FULL.weights[FRESH, FISH]),
-            fresh_it=pct(FULL.weights[FRESH, IT]),
-            it_fish=pct(FULL.weights[IT, FISH]),
+            "attention.hand.rounding",
+            fish_hand=pct(hand.weights[fish]),
+            it_hand=pct(hand.weights[it]),
+            fish_exact=pct(hand.exact[fish]),
+            it_exact=pct(hand.exact[it]),
+            fish_scaled=num(hand.scaled[fish]),
+            fish_scaled_exact=num(toy.scaled_scores[0, fish], 4),
+            it_scaled=num(hand.scaled[it]),
+            it_scaled_exact=num(toy.scaled_scores[0, it], 4),
         )
     )
-    st.info(t("attention.demo.caveat"))
-    # 5. Example A again: computed weights beside the wanted ones and the equal average.
-    st.header(t("attention.chapter.header"))
-    x = CHAPTER.vectors
-    chapter, plain = attention(x, x, x), equal_average(x)
-    st.markdown(t("attention.chapter.body", each=num(plain.weights[SK, 0], 1)))
-    views.compare_bars(
-        WORDS,
-        {
-            t("attention.chapter.wanted_series"): WANTED_SUKI,
-            t("attention.chapter.attention_series"): chapter.weights[SK],
-            t("attention.chapter.uniform_series"): plain.weights[SK],
-        },
-        t("attention.chapter.alt"),
-    )
-    first, second = np.argsort(chapter.weights[SK])[::-1][:2]
-    st.markdown(
-        t(
-            "attention.chapter.result",
-            first=WORDS[first],
-            first_weight=pct(chapter.weights[SK, first]),
-            second=WORDS[second],
-            second_weight=pct(chapter.weights[SK, second]),
-            particle_weight=pct(chapter.weights[SK, CHAPTER.index("は")]),
-            attended=vec(chapter.output[SK]),
-            uniform=vec(plain.output[SK]),
-            nap=WORDS[NAP],
-            nap_wanted=pct(WANTED_SUKI[NAP], 0),
-            token=WORDS[SK],
-            self_wanted=pct(WANTED_SUKI[SK], 0),
-        )
-    )
-    st.markdown(t("attention.chapter.self", token=WORDS[SK], self_weight=pct(chapter.weights[SK, SK])))
-    q_suki, k_suki = linear_map(x[SK], W_QUERY), linear_map(x[SK], W_KEY)
-    st.latex(maths.named_product(x[SK], W_QUERY, q_suki, "q"))
-    st.latex(maths.named_product(x[SK], W_KEY, k_suki, "k"))
-    st.markdown(t("attention.chapter.two_vectors", token=WORDS[SK], q=vec(q_suki), k=vec(k_suki)))
-    # 6. All queries at once.
-    st.header(t("attention.matrix.header"))
-    st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V")
-    st.markdown(t("attention.matrix.body", n=N, d_k=KV.shape[1]))
-    terms("transpose", "causal_mask", "residual")
-    views.shapes_table(
-        [
-            ("Q", PRONOUN.queries.shape, t("attention.matrix.q")),
-            ("Kᵀ", KV.T.shape, t("attention.matrix.kt")),
-            ("QKᵀ / √d_k + M", FULL.scaled_scores.shape, t("attention.matrix.scores")),
-            ("softmax(…)", FULL.weights.shape, t("attention.matrix.weights")),
-            ("softmax(…) V", FULL.output.shape, t("attention.matrix.out")),
-        ]
-    )
-    st.markdown(
-        t(
-            "attention.matrix.residual",
-            x=vec(KV[IT], 1),
-            attended=vec(FULL.output[IT]),
-            total=vec(residual(KV[IT], FULL.output[IT])),
-        )
-    )
-    lesson_end(LESSON)
 
 
 @st.fragment
 def sentence_demo() -> None:
+    """4. Example C in a sentence: choose a query, move its vector, watch the weights."""
     st.header(t("attention.demo.header"))
     st.markdown(t("attention.demo.body", n=N, d=len(PRONOUN.axes)))
     st.caption(t("ui.hand_made"))
@@ -219,3 +181,92 @@ def sentence_demo() -> None:
         and sore[FISH] < HALF,
     }
     try_this(LESSON, checks, floor=pct(EVEN_FLOOR, 0), half=pct(HALF, 0))
+
+
+def sentence_notes() -> None:
+    """What the default map says of 新鮮 and それ, and a caveat about それ's query."""
+    st.markdown(
+        t(
+            "attention.demo.fresh",
+            fresh_fish=pct(FULL.weights[FRESH, FISH]),
+            fresh_it=pct(FULL.weights[FRESH, IT]),
+            it_fish=pct(FULL.weights[IT, FISH]),
+        )
+    )
+    st.info(t("attention.demo.caveat"))
+
+
+def chapter_section() -> None:
+    """5. Example A again: computed weights beside the wanted ones and the equal average."""
+    st.header(t("attention.chapter.header"))
+    x = CHAPTER.vectors
+    chapter, plain = attention(x, x, x), equal_average(x)
+    st.markdown(t("attention.chapter.body", each=num(plain.weights[SK, 0], 1)))
+    views.compare_bars(
+        chapter_words(),
+        {
+            t("attention.chapter.wanted_series"): WANTED_SUKI,
+            t("attention.chapter.attention_series"): chapter.weights[SK],
+            t("attention.chapter.uniform_series"): plain.weights[SK],
+        },
+        t("attention.chapter.alt"),
+    )
+    chapter_result(chapter, plain)
+    chapter_vectors()
+
+
+def chapter_result(chapter: AttentionResult, plain: AttentionResult) -> None:
+    """Which tokens すき weighs most, against the wanted weights and the equal average."""
+    words = chapter_words()
+    first, second = np.argsort(chapter.weights[SK])[::-1][:2]
+    st.markdown(
+        t(
+            "attention.chapter.result",
+            first=words[first],
+            first_weight=pct(chapter.weights[SK, first]),
+            second=words[second],
+            second_weight=pct(chapter.weights[SK, second]),
+            particle_weight=pct(chapter.weights[SK, CHAPTER.index("は")]),
+            attended=vec(chapter.output[SK]),
+            uniform=vec(plain.output[SK]),
+            nap=words[NAP],
+            nap_wanted=pct(WANTED_SUKI[NAP], 0),
+            token=words[SK],
+            self_wanted=pct(WANTED_SUKI[SK], 0),
+        )
+    )
+    st.markdown(t("attention.chapter.self", token=words[SK], self_weight=pct(chapter.weights[SK, SK])))
+
+
+def chapter_vectors() -> None:
+    """すき's query and key: one token, two different vectors."""
+    x, token = CHAPTER.vectors[SK], chapter_words()[SK]
+    q_suki, k_suki = linear_map(x, W_QUERY), linear_map(x, W_KEY)
+    st.latex(maths.named_product(x, W_QUERY, q_suki, "q"))
+    st.latex(maths.named_product(x, W_KEY, k_suki, "k"))
+    st.markdown(t("attention.chapter.two_vectors", token=token, q=vec(q_suki), k=vec(k_suki)))
+
+
+def matrix_section() -> None:
+    """6. All queries at once: the formula, the shapes and the residual connection."""
+    st.header(t("attention.matrix.header"))
+    st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V")
+    st.markdown(t("attention.matrix.body", n=N, d_k=KV.shape[1]))
+    terms("transpose", "causal_mask", "residual")
+    views.shapes_table(
+        [
+            ("Q", PRONOUN.queries.shape, t("attention.matrix.q")),
+            ("Kᵀ", KV.T.shape, t("attention.matrix.kt")),
+            ("QKᵀ / √d_k + M", FULL.scaled_scores.shape, t("attention.matrix.scores")),
+            ("softmax(…)", FULL.weights.shape, t("attention.matrix.weights")),
+            ("softmax(…) V", FULL.output.shape, t("attention.matrix.out")),
+        ]
+    )
+    st.markdown(
+        t(
+            "attention.matrix.residual",
+            x=vec(KV[IT], 1),
+            attended=vec(FULL.output[IT]),
+            total=vec(residual(KV[IT], FULL.output[IT])),
+        )
+    )

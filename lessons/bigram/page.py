@@ -1,5 +1,7 @@
 """Lesson 1 — what a bigram cannot see, and why a plain average does not fix it."""
 
+from collections.abc import Sequence
+
 import streamlit as st
 
 from lesson_core import equal_average
@@ -9,6 +11,7 @@ from lesson_core.ui import gloss, lesson_end, md_escape, num, pct, setup_page, t
 from lessons.bigram import parts
 
 LESSON, WA = "bigram", "は"
+Sentence = tuple[str, ...]  # a sentence of the corpus: its tokens
 CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
 
 
@@ -18,6 +21,93 @@ def main() -> None:
     st.markdown(t("bigram.intro"))
 
     corpus_lab()
+    uniform_section()
+    lesson_end(LESSON)
+
+
+@st.fragment
+def corpus_lab() -> None:
+    """Sections 1 to 4 on the corpus the learner can extend: one fragment, so an
+    added sentence reruns the counts, the blind spot and the lab with it."""
+    added = parts.added_sentences(CORPUS)
+    sentences = [*CORPUS, *added]
+    corpus_section(added)
+    counts_section(sentences)
+    blind_section(sentences)
+    prefix, agree = lab_section(sentences)
+    checks = {
+        "t1": len(prefix) >= 2 and prefix[-1] == WA and prefix != CAT_WA,
+        "t2": follows(sentences, WA) != follows(CORPUS, WA),
+        "t3": agree and len(prefix) >= 2,
+    }
+    try_this(LESSON, checks)
+
+
+def corpus_section(added: Sequence[Sentence]) -> None:
+    """1. The corpus, and the learner's own sentences added to it."""
+    st.header(t("bigram.corpus.header"))
+    st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
+    terms("corpus")
+    parts.corpus_editor(CORPUS, added)
+
+
+def counts_section(sentences: Sequence[Sentence]) -> None:
+    """2. How often each token follows each other token."""
+    st.header(t("bigram.counts.header"))
+    st.markdown(t("bigram.counts.body"))
+    parts.count_map(sentences)
+
+
+def blind_section(sentences: Sequence[Sentence]) -> None:
+    """3. The bigram's blind spot: ねこ は and いぬ は get the same next-token guess."""
+    st.header(t("bigram.blind.header"))
+    cat, dog = compare_prefix(sentences, CAT_WA), compare_prefix(sentences, DOG_WA)
+    st.markdown(
+        t(
+            "bigram.blind.body",
+            bigram_top=parts.top_text(cat.vocab, cat.bigram),
+            n_wa=cat.n_bigram,
+            cat_top=parts.top_text(cat.vocab, cat.corpus),
+            dog_top=parts.top_text(dog.vocab, dog.corpus),
+            same=pct(total_variation(cat.bigram, dog.bigram)),
+            apart=pct(total_variation(cat.corpus, dog.corpus)),
+            cat_tv=pct(cat.tv),
+            dog_tv=pct(dog.tv),
+        )
+    )
+    parts.blind_spot_table(blind_spot(sentences, WA))
+    st.caption(t("bigram.blind.tv_help"))
+    terms("total_variation")
+
+
+def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
+    """4. The lab: a prefix of the learner's choice, the bigram's guess beside the
+    corpus's; returns the prefix and whether the two agree."""
+    st.header(t("bigram.lab.header"))
+    st.markdown(t("bigram.lab.body"))
+    prefix = parts.prefix_controls(sentences)
+    comp = compare_prefix(sentences, prefix)
+    last = md_escape(gloss(prefix[-1]))
+    st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=last))
+    parts.compare_bars(comp)
+    st.markdown(
+        t(
+            "bigram.lab.numbers",
+            last=last,
+            n_bigram=comp.n_bigram,
+            bigram_top=parts.top_text(comp.vocab, comp.bigram),
+            n_corpus=comp.n_corpus,
+            corpus_top=parts.top_text(comp.vocab, comp.corpus),
+            tv=pct(comp.tv),
+        )
+    )
+    agree = comp.tv < 1e-9
+    (st.success if agree else st.info)(t("bigram.lab.agree" if agree else "bigram.lab.differ", n=len(prefix)))
+    return prefix, agree
+
+
+def uniform_section() -> None:
+    """5. Example A with a plain average: every token gets the same weight."""
     st.header(t("bigram.uniform.header"))
     plain, content = equal_average(CHAPTER.vectors), equal_average(CHAPTER.vectors[CONTENT])
     last = len(CHAPTER.tokens) - 1
@@ -42,63 +132,3 @@ def main() -> None:
             particles=pct(particles),
         )
     )
-    lesson_end(LESSON)
-
-
-@st.fragment
-def corpus_lab() -> None:
-    added = parts.added_sentences(CORPUS)
-    sentences = [*CORPUS, *added]
-    st.header(t("bigram.corpus.header"))
-    st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
-    terms("corpus")
-    parts.corpus_editor(CORPUS, added)
-
-    st.header(t("bigram.counts.header"))
-    st.markdown(t("bigram.counts.body"))
-    parts.count_map(sentences)
-
-    st.header(t("bigram.blind.header"))
-    cat, dog = compare_prefix(sentences, CAT_WA), compare_prefix(sentences, DOG_WA)
-    st.markdown(
-        t(
-            "bigram.blind.body",
-            bigram_top=parts.top_text(cat.vocab, cat.bigram),
-            n_wa=cat.n_bigram,
-            cat_top=parts.top_text(cat.vocab, cat.corpus),
-            dog_top=parts.top_text(dog.vocab, dog.corpus),
-            same=pct(total_variation(cat.bigram, dog.bigram)),
-            apart=pct(total_variation(cat.corpus, dog.corpus)),
-            cat_tv=pct(cat.tv),
-            dog_tv=pct(dog.tv),
-        )
-    )
-    parts.blind_spot_table(blind_spot(sentences, WA))
-    st.caption(t("bigram.blind.tv_help"))
-    terms("total_variation")
-
-    st.header(t("bigram.lab.header"))
-    st.markdown(t("bigram.lab.body"))
-    prefix = parts.prefix_controls(sentences)
-    comp = compare_prefix(sentences, prefix)
-    st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=md_escape(gloss(prefix[-1]))))
-    parts.compare_bars(comp)
-    st.markdown(
-        t(
-            "bigram.lab.numbers",
-            last=md_escape(gloss(prefix[-1])),
-            n_bigram=comp.n_bigram,
-            bigram_top=parts.top_text(comp.vocab, comp.bigram),
-            n_corpus=comp.n_corpus,
-            corpus_top=parts.top_text(comp.vocab, comp.corpus),
-            tv=pct(comp.tv),
-        )
-    )
-    agree = comp.tv < 1e-9
-    (st.success if agree else st.info)(t("bigram.lab.agree" if agree else "bigram.lab.differ", n=len(prefix)))
-    checks = {
-        "t1": len(prefix) >= 2 and prefix[-1] == WA and prefix != CAT_WA,
-        "t2": follows(sentences, WA) != follows(CORPUS, WA),
-        "t3": agree and len(prefix) >= 2,
-    }
-    try_this(LESSON, checks)

@@ -35,6 +35,18 @@ def main() -> None:
     setup_page(LESSON)
     st.title(t("causal_mask.title"))
     st.markdown(t("causal_mask.intro"))
+
+    why_section()
+    matrix_section()
+    scores_example()
+    fill_demo()
+    mask_demo()
+    cache_section()
+    lesson_end(LESSON)
+
+
+def why_section() -> None:
+    """1. In training every position predicts its next token at once: none may see it."""
     st.header(t("causal_mask.why.header"))
     n = len(DECODER.tokens)
     st.markdown(t("causal_mask.why.body", n=n, pairs=n - 1, sentence=" ".join(map(gloss, DECODER.tokens))))
@@ -42,6 +54,10 @@ def main() -> None:
     st.markdown(t("causal_mask.why.copy", token=gloss(context[-1]), answer=gloss(answer)))
     st.markdown(t("causal_mask.why.generate"))
     terms("training", "token")
+
+
+def matrix_section() -> None:
+    """2. The mask matrix M, added to the scores: 0 on and left of the diagonal, −∞ right of it."""
     st.header(t("causal_mask.matrix.header"))
     st.markdown(t("causal_mask.matrix.body"))
     st.latex(
@@ -51,9 +67,12 @@ def main() -> None:
     mask_col, note_col = st.columns([3, 2], gap="large")
     with mask_col:
         parts.mask_map(DECODER.tokens, B_ALLOWED)
-    note_col.markdown(
-        t("causal_mask.matrix.mask_note", n=n, first=gloss(DECODER.tokens[0]), last=gloss(DECODER.tokens[-1]))
-    )
+    n, first, last = len(DECODER.tokens), gloss(DECODER.tokens[0]), gloss(DECODER.tokens[-1])
+    note_col.markdown(t("causal_mask.matrix.mask_note", n=n, first=first, last=last))
+
+
+def scores_example() -> None:
+    """The decoder example's vectors, and its scores before and after the mask is added."""
     st.markdown(t("causal_mask.matrix.vectors", d=X.shape[1]))
     parts.vectors_table(DECODER.tokens, X)
     st.caption(t("ui.hand_made"))
@@ -67,15 +86,10 @@ def main() -> None:
     st.markdown(t("causal_mask.matrix.after_note"))
     terms("causal_mask", "softmax", "matrix")
 
-    fill_demo()
-    mask_demo()
-    st.header(t("causal_mask.cache.header"))
-    st.markdown(t("causal_mask.cache.body"))
-    lesson_end(LESSON)
-
 
 @st.fragment
 def fill_demo() -> None:
+    """3. Why −∞ and not 0: choose the fill and see how much weight leaks to the right."""
     st.header(t("causal_mask.fill.header"))
     st.markdown(t("causal_mask.fill.body"))
     chart = st.container()  # the map first, the choice that changes it just below
@@ -97,19 +111,8 @@ def fill_demo() -> None:
 
 @st.fragment
 def mask_demo() -> None:
-    st.header(t("causal_mask.pronoun.header"))
-    st.markdown(
-        t(
-            "causal_mask.pronoun.body",
-            self_weight=pct(C_MASKED.weights[CAT, CAT]),
-            first=gloss(PRONOUN.tokens[FIRST]),
-            first_weight=pct(C_OPEN.weights[CAT, FIRST]),
-            second=gloss(PRONOUN.tokens[SECOND]),
-            second_weight=pct(C_OPEN.weights[CAT, SECOND]),
-        )
-    )
-    st.markdown(t("causal_mask.pronoun.window_body"))
-    st.caption(t("ui.hand_made"))
+    """4. Three masks on example C: none, causal, or a sliding window, for any query."""
+    pronoun_intro()
     chart = st.container()  # the bars first, their controls just below
     query, kind, window, temperature = parts.mask_controls(PRONOUN.tokens, IT)
     allowed = parts.allowed_by(kind, N_C, window)
@@ -135,3 +138,26 @@ def mask_demo() -> None:
         "mask_no_effect": unchanged,
     }
     try_this(LESSON, checks)
+
+
+def pronoun_intro() -> None:
+    """What 猫 sees with and without the mask, and what a sliding window is."""
+    st.header(t("causal_mask.pronoun.header"))
+    st.markdown(
+        t(
+            "causal_mask.pronoun.body",
+            self_weight=pct(C_MASKED.weights[CAT, CAT]),
+            first=gloss(PRONOUN.tokens[FIRST]),
+            first_weight=pct(C_OPEN.weights[CAT, FIRST]),
+            second=gloss(PRONOUN.tokens[SECOND]),
+            second_weight=pct(C_OPEN.weights[CAT, SECOND]),
+        )
+    )
+    st.markdown(t("causal_mask.pronoun.window_body"))
+    st.caption(t("ui.hand_made"))
+
+
+def cache_section() -> None:
+    """5. In real models: the mask lets generation keep a KV cache."""
+    st.header(t("causal_mask.cache.header"))
+    st.markdown(t("causal_mask.cache.body"))

@@ -10,6 +10,14 @@ def main() -> None:
     setup_page()
     st.title(t("home.title"))
     st.markdown(t("home.intro"))
+
+    course_map()
+    how_section()
+    progress_section()
+
+
+def course_map() -> None:
+    """Every lesson as a link, with the learner's progress in it."""
     st.header(t("home.map_header"))
     learner = load_progress()
     for lesson in LESSONS:
@@ -19,8 +27,16 @@ def main() -> None:
             visited = lesson.id in learner.visited
             status = t("home.lesson_progress", done=done, total=total) if visited else t("home.not_visited")
             st.progress(done / max(total, 1), text=status)
+
+
+def how_section() -> None:
+    """How to use the course."""
     st.header(t("home.how_header"))
     st.markdown(t("home.how"))
+
+
+def progress_section() -> None:
+    """Where the learner's progress is kept: save it to a file, load it back."""
     st.header(t("home.progress_header"))
     st.caption(t("home.progress_help"))
     progress_panel()

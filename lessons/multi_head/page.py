@@ -6,6 +6,7 @@ import streamlit as st
 from lesson_core import causal_mask
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
 from lesson_core.multihead import (
+    HandMadeHeads,
     divisors,
     offset_head,
     parallel_heads,
@@ -29,6 +30,17 @@ def main() -> None:
     setup_page(LESSON)
     st.title(t("multi_head.title"))
     st.markdown(t("multi_head.intro"))
+
+    one_head_section()
+    heads_demo()
+    shapes_demo()
+    run_demo()
+    roles_section()
+    lesson_end(LESSON)
+
+
+def one_head_section() -> None:
+    """1. One head gives one weighting: それ looks at 魚, not at the token before it."""
     st.header(t("multi_head.one.header"))
     pronoun = hand_made_heads(1).weights[0]
     st.markdown(
@@ -42,15 +54,8 @@ def main() -> None:
         )
     )
 
-    heads_demo()
-    shapes_demo()
-    run_demo()
-    st.header(t("multi_head.roles.header"))
-    st.markdown(t("multi_head.roles.body"))
-    lesson_end(LESSON)
 
-
-def hand_made_heads(offset: int):
+def hand_made_heads(offset: int) -> HandMadeHeads:
     """The pronoun head and the head that looks ``offset`` tokens back, on example C."""
     back_q, back_k = offset_head(N, offset)
     return parallel_heads(
@@ -60,6 +65,7 @@ def hand_made_heads(offset: int):
 
 @st.fragment
 def heads_demo() -> None:
+    """2. Two hand-made heads side by side: one query, its weights in each head."""
     st.header(t("multi_head.heads.header"))
     st.markdown(t("multi_head.heads.body", n=N))
     st.caption(t("ui.hand_made"))
@@ -80,6 +86,7 @@ def heads_demo() -> None:
 
 @st.fragment
 def shapes_demo() -> None:
+    """3. Real sizes: GPT-2 small's shapes for a head count of the learner's choice."""
     st.header(t("multi_head.shapes.header"))
     st.markdown(t("multi_head.shapes.body", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N))
     with st.expander(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS)):
@@ -96,6 +103,7 @@ def shapes_demo() -> None:
 
 @st.fragment
 def run_demo() -> None:
+    """4. The whole computation with random projections, head by head."""
     st.header(t("multi_head.run.header"))
     small = divisors(PRONOUN.vectors.shape[1])
     st.markdown(
@@ -125,3 +133,9 @@ def run_demo() -> None:
     with st.expander(t("multi_head.run.details")):
         parts.run_table(run, run_h)
         parts.concat_and_output(TOKENS, run, run_h)
+
+
+def roles_section() -> None:
+    """5. What a head does is learned in training, not assigned."""
+    st.header(t("multi_head.roles.header"))
+    st.markdown(t("multi_head.roles.body"))

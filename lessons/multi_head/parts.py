@@ -54,6 +54,7 @@ def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: st
 
 
 def head_label(name: str, offset: int = 1) -> str:
+    """A hand-made head's name (the look-back head's says how far back it looks)."""
     return t(f"multi_head.heads.{name}", k=offset)
 
 
@@ -110,6 +111,13 @@ def heads_section(
             weight_b=pct(heads.weights[1, query, tops[1]]),
         )
     )
+    head_maps(tokens, heads, allowed, names)
+    concat_note(labels, heads, query)
+    return tops[0], tops[1]
+
+
+def head_maps(tokens: Sequence[str], heads: HandMadeHeads, allowed: np.ndarray, names: Sequence[str]) -> None:
+    """Each head's full weights map, the two side by side."""
     for column, k, name in zip(st.columns(2, gap="medium"), range(2), names, strict=True):
         with column:
             st.subheader(name)
@@ -119,6 +127,10 @@ def heads_section(
                 allowed,
                 t("multi_head.heads.map_alt", head=name, n=len(tokens)),
             )
+
+
+def concat_note(labels: Sequence[str], heads: HandMadeHeads, query: int) -> None:
+    """The query's output from each head, and the two concatenated."""
     st.markdown(
         t(
             "multi_head.heads.concat",
@@ -130,7 +142,6 @@ def heads_section(
             d_v=heads.outputs.shape[-1],
         )
     )
-    return tops[0], tops[1]
 
 
 def heads_count(options: Sequence[int], default: int, key: str, label: str, help_text: str) -> int:

@@ -16,6 +16,15 @@ def main() -> None:
     setup_page("playground")
     st.title(t("playground.title"))
     st.markdown(t("playground.intro", max_tokens=MAX_TOKENS, max_abs=f"{MAX_ABS:g}"))
+
+    tokens = sentence_tokens()
+    vectors = vectors_section(tokens)
+    explore(tokens, vectors)
+
+
+def sentence_tokens() -> tuple[str, ...]:
+    """The learner's sentence and how to split it; returns its tokens, or stops
+    the page with a message when the sentence cannot be used."""
     sentence = bound(
         st.text_input,
         t("playground.sentence_label"),
@@ -35,34 +44,33 @@ def main() -> None:
         limits = {"max_tokens": MAX_TOKENS, "max_chars": MAX_CHARS, "n": parsed.n_chars}
         st.warning(t(f"playground.problem.{parsed.problem}", **limits))
         st.stop()
+    return parsed.tokens
+
+
+def vectors_section(tokens: tuple[str, ...]) -> np.ndarray:
+    """The tokens' feature vectors in an editable table, kept per sentence for the
+    session; returns them, or stops the page and names the cells that are out of range."""
     st.subheader(t("playground.vectors_header"))
     st.caption(t("playground.vectors_help"))
     saved = st.session_state.setdefault("pg_vectors", {})  # tokens -> the learner's vectors
-    start = saved[parsed.tokens] if parsed.tokens in saved else default_vectors(parsed.tokens, KNOWN, 4)
-    vectors = views.vector_editor(
-        parsed.tokens, PRONOUN.axes, start, f"pg_editor_{hash(parsed.tokens)}", MAX_ABS
-    )
-    saved[parsed.tokens] = vectors
+    start = saved[tokens] if tokens in saved else default_vectors(tokens, KNOWN, 4)
+    vectors = views.vector_editor(tokens, PRONOUN.axes, start, f"pg_editor_{hash(tokens)}", MAX_ABS)
+    saved[tokens] = vectors
     if problems := bad_cells(vectors):
         cells = [
-            t(
-                "playground.cell",
-                row=r + 1,
-                token=md_escape(parsed.tokens[r]),
-                axis=t(f"axis.{PRONOUN.axes[c]}"),
-            )
+            t("playground.cell", row=r + 1, token=md_escape(tokens[r]), axis=t(f"axis.{PRONOUN.axes[c]}"))
             for r, c, _ in problems
         ]
         st.error(
             t("playground.bad_cells", max_abs=f"{MAX_ABS:g}", cells=t("playground.separator").join(cells[:8]))
         )
         st.stop()
-
-    explore(parsed.tokens, vectors)
+    return vectors
 
 
 @st.fragment
 def explore(tokens: tuple[str, ...], vectors: np.ndarray) -> None:
+    """The attention explorer on the learner's tokens and vectors."""
     st.subheader(t("playground.explore_header"))
     controls, side = st.columns([1, 2], gap="large")
     with controls:

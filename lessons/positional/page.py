@@ -8,6 +8,7 @@ from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_O
 from lesson_core.positional import (
     GPT2_POSITIONS,
     EncodingSizeError,
+    OrderComparison,
     compare_word_orders,
     encoding_explorer,
     sinusoidal_encoding,
@@ -27,28 +28,34 @@ def main() -> None:
     st.markdown(t("positional.intro"))
 
     order_demo()
-    st.header(t("positional.formula.header"))
-    st.markdown(t("positional.formula.body"))
-    st.latex(
-        r"\theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}}, \qquad "
-        r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
-        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}"
-    )
-    with st.expander(t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])):
-        st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
-        parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
-
+    formula_section()
     explorer()
-    st.header(t("positional.same.header"))
-    parts.same_token_section(token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITIONS))
-    st.header(t("positional.clock.header"))
-    st.markdown(t("positional.clock.body"))
-    st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))
+    same_token_section()
+    clock_section()
     lesson_end(LESSON)
 
 
 @st.fragment
 def order_demo() -> None:
+    """1. Attention cannot see word order: two sentences with the same tokens,
+    without and with positions added (the mask switch changes both tables)."""
+    order_intro()
+    table_area = st.container()
+    causal = parts.mask_switch()
+    plain = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=False, causal=causal)
+    with table_area:
+        st.subheader(t("positional.order.without"))
+        parts.order_table(SENT_A, SENT_B, plain)
+    if causal:
+        masked_note(plain)
+    else:
+        st.markdown(t("positional.order.same", largest=num(plain.largest, 3)))
+        st.markdown(t("positional.order.why"))
+    with_positions(causal)
+
+
+def order_intro() -> None:
+    """The two sentences of the word-order example."""
     st.header(t("positional.order.header"))
     st.markdown(
         t(
@@ -60,29 +67,27 @@ def order_demo() -> None:
         )
     )
     st.caption(t("ui.hand_made"))
-    table_area = st.container()
-    causal = parts.mask_switch()
-    plain = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=False, causal=causal)
-    with table_area:
-        st.subheader(t("positional.order.without"))
-        parts.order_table(SENT_A, SENT_B, plain)
-    if causal:
-        kept = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if same]
-        changed = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if not same]
-        sep = t("positional.order.sep")
-        words = {"changed": sep.join(changed), "kept": sep.join(kept)}
-        st.markdown(
-            t(
-                "positional.order.masked",
-                **words,
-                largest=num(plain.largest, 3),
-                smallest=num(float(np.min(plain.differences)), 3),
-            )
+
+
+def masked_note(plain: OrderComparison) -> None:
+    """With the causal mask and no positions: which tokens' outputs change, and why."""
+    kept = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if same]
+    changed = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if not same]
+    sep = t("positional.order.sep")
+    words = {"changed": sep.join(changed), "kept": sep.join(kept)}
+    st.markdown(
+        t(
+            "positional.order.masked",
+            **words,
+            largest=num(plain.largest, 3),
+            smallest=num(float(np.min(plain.differences)), 3),
         )
-        st.markdown(t("positional.order.masked_why", **words))
-    else:
-        st.markdown(t("positional.order.same", largest=num(plain.largest, 3)))
-        st.markdown(t("positional.order.why"))
+    )
+    st.markdown(t("positional.order.masked_why", **words))
+
+
+def with_positions(causal: bool) -> None:
+    """The same two sentences with each position's encoding added: every output differs."""
     placed = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=causal)
     st.subheader(t("positional.order.with"))
     st.markdown(t("positional.order.with_body", last=len(SENT_A) - 1))
@@ -98,8 +103,23 @@ def order_demo() -> None:
     )
 
 
+def formula_section() -> None:
+    """2. The sinusoidal encoding's formula, and a small table of it."""
+    st.header(t("positional.formula.header"))
+    st.markdown(t("positional.formula.body"))
+    st.latex(
+        r"\theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}}, \qquad "
+        r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
+        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}"
+    )
+    with st.expander(t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])):
+        st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
+        parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
+
+
 @st.fragment
 def explorer() -> None:
+    """3. The encoding explorer: positions and dimensions of the learner's choice."""
     st.header(t("positional.explore.header"))
     st.markdown(t("positional.explore.body"))
     waves_area = st.container()  # the waves first, their controls right below them
@@ -126,3 +146,16 @@ def explorer() -> None:
         target=num(ALIKE),
         current=num(view.neighbour_cosine, 3),
     )
+
+
+def same_token_section() -> None:
+    """4. One token vector at several positions: every input differs."""
+    st.header(t("positional.same.header"))
+    parts.same_token_section(token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITIONS))
+
+
+def clock_section() -> None:
+    """5. The sin/cos pairs as clock hands: they mark position, they carry no grammar."""
+    st.header(t("positional.clock.header"))
+    st.markdown(t("positional.clock.body"))
+    st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))

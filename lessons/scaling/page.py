@@ -30,6 +30,7 @@ def main() -> None:
 
 @st.fragment
 def growth_demo() -> None:
+    """1. Dot products spread out like √d_k: the spread for a d_k of the learner's choice."""
     st.header(t("scaling.growth.header"))
     st.markdown(t("scaling.growth.body", n_samples=parts.N_SAMPLES))
     st.latex(r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k")
@@ -56,6 +57,7 @@ def growth_demo() -> None:
 
 @st.fragment
 def onehot_demo() -> None:
+    """2. and 3. Widely spread scores make softmax one-hot, and one-hot weights stall learning."""
     st.header(t("scaling.onehot.header"))
     st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
     chart = st.container()
@@ -92,6 +94,7 @@ def onehot_demo() -> None:
 
 @st.fragment
 def temperature_demo() -> None:
+    """4. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
     st.header(t("scaling.temperature.header"))
     st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))
     st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")

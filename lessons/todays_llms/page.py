@@ -29,16 +29,20 @@ def main() -> None:
     lesson_end(LESSON)
 
 
+def section_intro(header: str, body: str, *glossary: str) -> None:
+    """A section's header, its text and the glossary look-ups it offers."""
+    st.header(header)
+    st.markdown(body)
+    terms(*glossary)
+
+
 @st.fragment
 def cache_demo() -> None:
-    st.header(t("todays_llms.cache.header"))
-    st.markdown(t("todays_llms.cache.body"))
-    terms("kv_cache", "causal_mask")
+    """1. Generation one token at a time on the mini GPT, with a KV cache."""
+    section_intro(t("todays_llms.cache.header"), t("todays_llms.cache.body"), "kv_cache", "causal_mask")
     controls, side = st.columns([1, 2], gap="large")
     with controls:
-        prompt = parts.prompt_select()
-        gen = parts.generation(prompt)
-        step = parts.step_slider(gen)
+        gen, step = parts.cache_controls()
     with side:
         parts.step_section(gen, step)
     parts.ops_chart(gen)
@@ -47,14 +51,15 @@ def cache_demo() -> None:
 
 @st.fragment
 def cache_size() -> None:
+    """How large the cache grows with the text's length."""
     parts.cache_size_section()
 
 
 @st.fragment
 def rope_demo() -> None:
-    st.header(t("todays_llms.rope.header"))
-    st.markdown(t("todays_llms.rope.body", base=f"{BASE:,.0f}"))
-    terms("rope", "positional_encoding")
+    """2. Rotary position embedding: the score depends on m − n only."""
+    body = t("todays_llms.rope.body", base=f"{BASE:,.0f}")
+    section_intro(t("todays_llms.rope.header"), body, "rope", "positional_encoding")
     st.latex(
         r"\begin{pmatrix} q'_{2i} \\ q'_{2i+1} \end{pmatrix} = "
         r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
@@ -66,14 +71,11 @@ def rope_demo() -> None:
 
 @st.fragment
 def gqa_demo() -> None:
-    st.header(t("todays_llms.gqa.header"))
-    st.markdown(t("todays_llms.gqa.body"))
-    terms("gqa", "head")
+    """3. Key/value heads shared between query heads: the cache of a real model."""
+    section_intro(t("todays_llms.gqa.header"), t("todays_llms.gqa.body"), "gqa", "head")
     controls, side = st.columns([1, 2], gap="large")
     with controls:
-        model = parts.model_select()
-        kv = parts.kv_select(model)
-        tokens = parts.gqa_tokens()
+        model, kv, tokens = parts.gqa_controls()
     with side:
         size = parts.gqa_section(model, kv, tokens)
     st.caption(t("todays_llms.gqa.sources"))
@@ -85,19 +87,20 @@ def gqa_demo() -> None:
 
 @st.fragment
 def group_demo() -> None:
+    """Query heads that share key/value heads give それ the same weights."""
     parts.group_demo()
 
 
 @st.fragment
 def long_demo() -> None:
-    st.header(t("todays_llms.long.header"))
-    st.markdown(t("todays_llms.long.body"))
-    terms("long_context", "matrix")
+    """4. Long context: the n × n scores and the measured time."""
+    section_intro(t("todays_llms.long.header"), t("todays_llms.long.body"), "long_context", "matrix")
     parts.long_section()
 
 
 @st.fragment
 def block_demo() -> None:
+    """Attention block by block, with a running maximum and sum: the same result."""
     st.subheader(t("todays_llms.long.block_header"))
     st.markdown(t("todays_llms.long.block_body"))
     block, masked = parts.block_section()

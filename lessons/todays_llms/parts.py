@@ -21,6 +21,7 @@ from lesson_core.kv_cache import (
     HALF_PRECISION,
     REAL_MODELS,
     Generation,
+    GroupedResult,
     ModelShape,
     generate_cached,
     grouped_query_attention,
@@ -28,9 +29,15 @@ from lesson_core.kv_cache import (
     model_cache_bytes,
     operation_counts,
 )
-from lesson_core.long_context import blockwise_attention, score_matrix_bytes, time_attention
+from lesson_core.long_context import (
+    BlockTrace,
+    Timing,
+    blockwise_attention,
+    score_matrix_bytes,
+    time_attention,
+)
 from lesson_core.multihead import divisors, random_projections
-from lesson_core.rope import frequencies, rope_score, score_by_offset
+from lesson_core.rope import RopeScore, frequencies, rope_score, score_by_offset
 from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
 from lesson_core.ui import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 
@@ -54,6 +61,7 @@ def trained_model() -> TrainResult:
 
 @st.cache_data(show_spinner=False, max_entries=len(PROMPTS))
 def generation(prompt: tuple[str, ...]) -> Generation:
+    """The trained mini GPT continuing ``prompt`` with a KV cache, once per prompt."""
     model = trained_model()
     return generate_cached(model.params, model.config, model.vocab, prompt)
 
@@ -63,6 +71,12 @@ def _clamp(key: str, low: int, high: int) -> None:
     value = st.session_state.get(key)
     if value is not None and not low <= int(value) <= high:
         st.session_state[key] = min(high, max(low, int(value)))
+
+
+def cache_controls() -> tuple[Generation, int]:
+    """The prompt and the step slider; returns the cached generation and the step."""
+    gen = generation(prompt_select())
+    return gen, step_slider(gen)
 
 
 def prompt_select() -> tuple[str, ...]:
@@ -128,6 +142,7 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
 
 
 def ops_chart(gen: Generation) -> None:
+    """Operations per generated token with and without the cache, up to the text's length."""
     model = trained_model()
     n = len(gen.run.token_ids)
     ops = operation_counts(n, model.config.d_model, model.config.n_blocks)
@@ -165,6 +180,7 @@ def megabytes(n_bytes: float) -> str:
 
 
 def cache_size_section() -> None:
+    """The cache's size for a length of the learner's choice: the course's mini GPT and GPT-2 small."""
     st.subheader(t("todays_llms.cache.size_header"))
     st.markdown(t("todays_llms.cache.size_body"))
     st.latex(r"2 \times L \times g \times d_{head} \times n \times b")
@@ -210,6 +226,18 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
     """Two position sliders, the score, the score as a function of m − n, and the
     angles of each pair. Returns True when the learner has now seen two
     different pairs with the same m − n."""
+    m, n = rope_positions()
+    res = rope_score(q, k, m, n)
+    st.markdown(t("todays_llms.rope.result", m=m, n=n, offset=f"{res.offset:+d}", score=num(res.score, 3)))
+    rope_chart(q, k, res)
+    st.markdown(t("todays_llms.rope.why"))
+    with st.expander(t("todays_llms.rope.angles_expander")):
+        rope_angles(res, len(q))
+    return seen_same_offset(res.offset, m, n)
+
+
+def rope_positions() -> tuple[int, int]:
+    """The query's position m and the key's position n, side by side."""
     low, high = ROPE_POSITIONS
     left, right = st.columns(2)
     with left:
@@ -220,8 +248,12 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
         n = bound(
             st.slider, t("todays_llms.rope.n"), low, high, 2, help=t("todays_llms.rope.pos_help"), key="llm_n"
         )
-    res = rope_score(q, k, m, n)
-    st.markdown(t("todays_llms.rope.result", m=m, n=n, offset=f"{res.offset:+d}", score=num(res.score, 3)))
+    return m, n
+
+
+def rope_chart(q: np.ndarray, k: np.ndarray, res: RopeScore) -> None:
+    """The score for every offset m − n in the sliders' range, the learner's own marked."""
+    low, high = ROPE_POSITIONS
     offsets = np.arange(low - high, high - low + 1)
     spec = charts.line_spec(
         t("todays_llms.rope.chart_x"), t("todays_llms.rope.chart_y"), t("todays_llms.rope.series"), height=240
@@ -236,24 +268,30 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
         ignore_index=True,
     )
     charts.show(frame, spec, t("todays_llms.rope.alt"))
-    st.markdown(t("todays_llms.rope.why"))
-    with st.expander(t("todays_llms.rope.angles_expander")):
-        theta = frequencies(len(q))
-        st.dataframe(
-            pd.DataFrame(
-                {
-                    t("todays_llms.rope.col_pair"): np.arange(len(theta)),
-                    t("todays_llms.rope.col_rate"): [f"{x:.4g}" for x in theta],
-                    t("todays_llms.rope.col_q"): [num(a, 3) for a in res.angles_q],
-                    t("todays_llms.rope.col_k"): [num(a, 3) for a in res.angles_k],
-                    t("todays_llms.rope.col_diff"): [num(a, 3) for a in res.angles_q - res.angles_k],
-                }
-            ),
-            hide_index=True,
-        )
-        st.caption(t("todays_llms.rope.angles_note", q_len=num(np.linalg.norm(res.q_rot), 3)))
+
+
+def rope_angles(res: RopeScore, d: int) -> None:
+    """Each pair's rate and its angles in q and k: the difference depends on m − n only."""
+    theta = frequencies(d)
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("todays_llms.rope.col_pair"): np.arange(len(theta)),
+                t("todays_llms.rope.col_rate"): [f"{x:.4g}" for x in theta],
+                t("todays_llms.rope.col_q"): [num(a, 3) for a in res.angles_q],
+                t("todays_llms.rope.col_k"): [num(a, 3) for a in res.angles_k],
+                t("todays_llms.rope.col_diff"): [num(a, 3) for a in res.angles_q - res.angles_k],
+            }
+        ),
+        hide_index=True,
+    )
+    st.caption(t("todays_llms.rope.angles_note", q_len=num(np.linalg.norm(res.q_rot), 3)))
+
+
+def seen_same_offset(offset: int, m: int, n: int) -> bool:
+    """Remember (m, n) for this session; True once two different pairs share ``offset``."""
     seen: dict[int, set[tuple[int, int]]] = st.session_state.setdefault(ROPE_SEEN, {})
-    pairs = seen.setdefault(res.offset, set())
+    pairs = seen.setdefault(offset, set())
     pairs.add((m, n))
     return len(pairs) >= 2
 
@@ -261,13 +299,22 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
 # --- 3. shared key/value heads ------------------------------------------------------
 
 
+def gqa_controls() -> tuple[ModelShape, int, int]:
+    """The model, its number of key/value heads and the text's length in tokens."""
+    model = model_select()
+    return model, kv_select(model), gqa_tokens()
+
+
 def model_select() -> ModelShape:
+    """One of the published models, by name (the same in both languages)."""
     names = [m.name for m in REAL_MODELS]  # the same in both languages, so a shared link reads the same
     choice = bound(st.selectbox, t("todays_llms.gqa.model"), names, index=0, key="llm_model")
     return REAL_MODELS[names.index(choice)] if choice in names else REAL_MODELS[0]
 
 
 def kv_select(model: ModelShape) -> int:
+    """How many key/value heads, among the divisors of the model's query heads
+    (back to the model's own count when a new model makes the old one impossible)."""
     options = divisors(model.q_heads)
     fixed = st.session_state.get("llm_kv") not in (None, *options)
     if fixed:  # the model changed and the old count does not divide its query heads
@@ -283,6 +330,7 @@ def kv_select(model: ModelShape) -> int:
 
 
 def gqa_tokens() -> int:
+    """The text's length in tokens for the cache size."""
     tokens = bound(
         st.select_slider, t("todays_llms.gqa.tokens"), GQA_TOKENS, value=GPT2_SMALL_CONTEXT, key="llm_tokens"
     )
@@ -342,6 +390,24 @@ def group_demo() -> None:
             it=gloss(PRONOUN.tokens[PRONOUN_QUERY]),
         )
     )
+    g = group_select()
+    res = grouped_demo_heads(g)
+    row = res.weights[:, PRONOUN_QUERY, : PRONOUN_QUERY + 1]
+    group_chart(res, row)
+    if g == DEMO_HEADS:
+        st.caption(t("todays_llms.gqa.demo_single"))
+        return
+    gap = max(
+        float(np.abs(row[a] - row[b]).max())
+        for a in range(DEMO_HEADS)
+        for b in range(DEMO_HEADS)
+        if a < b and res.group[a] == res.group[b]
+    )
+    st.caption(t("todays_llms.gqa.demo_result", gap=pct(gap)))
+
+
+def group_select() -> int:
+    """How many key/value heads the DEMO_HEADS query heads share (a divisor of DEMO_HEADS)."""
     g = bound(
         st.radio,
         t("todays_llms.gqa.group_kv"),
@@ -350,15 +416,23 @@ def group_demo() -> None:
         horizontal=True,
         key="llm_group",
     )
-    g = int(g) if g in divisors(DEMO_HEADS) else 2
+    return int(g) if g in divisors(DEMO_HEADS) else 2
+
+
+def grouped_demo_heads(g: int) -> GroupedResult:
+    """Example C through DEMO_HEADS query heads sharing ``g`` key/value heads
+    (fixed random projections, DEMO_D wide each), with the causal mask."""
     x = PRONOUN.vectors
     n, d_in = x.shape
     w = random_projections(d_in, DEMO_HEADS * DEMO_D, np.random.default_rng(DEMO_SEED), count=3)
     q = (x @ w[0]).reshape(n, DEMO_HEADS, DEMO_D).transpose(1, 0, 2)
     k = (x @ w[1][:, : g * DEMO_D]).reshape(n, g, DEMO_D).transpose(1, 0, 2)
     v = (x @ w[2][:, : g * DEMO_D]).reshape(n, g, DEMO_D).transpose(1, 0, 2)
-    res = grouped_query_attention(q, k, v, mask=causal_mask(n))
-    row = res.weights[:, PRONOUN_QUERY, : PRONOUN_QUERY + 1]
+    return grouped_query_attention(q, k, v, mask=causal_mask(n))
+
+
+def group_chart(res: GroupedResult, row: np.ndarray) -> None:
+    """それ's weights (``row``: one row per query head) as grouped bars, each head named with its group."""
     labels = views.distinct_labels(PRONOUN.tokens[: PRONOUN_QUERY + 1])
     series = {
         t("todays_llms.gqa.head_name", head=h + 1, group=int(res.group[h]) + 1): row[h]
@@ -375,29 +449,21 @@ def group_demo() -> None:
         spec,
         t("todays_llms.gqa.demo_alt", it=gloss(PRONOUN.tokens[PRONOUN_QUERY])),
     )
-    if g == DEMO_HEADS:
-        st.caption(t("todays_llms.gqa.demo_single"))
-        return
-    gap = max(
-        float(np.abs(row[a] - row[b]).max())
-        for a in range(DEMO_HEADS)
-        for b in range(DEMO_HEADS)
-        if a < b and res.group[a] == res.group[b]
-    )
-    st.caption(t("todays_llms.gqa.demo_result", gap=pct(gap)))
 
 
 # --- 4. long context --------------------------------------------------------------
 
 
 @st.cache_resource(show_spinner=False, max_entries=len(TIMED_SIZES))
-def measured(n: int):
+def measured(n: int) -> Timing:
     """The measured time of plain attention up to n tokens, once per process."""
     sizes = [s for s in TIMED_SIZES if s <= n]
     return time_attention(sizes, TIMING_D, np.random.default_rng(0), repeats=TIMING_REPEATS)
 
 
 def long_section() -> None:
+    """The text's length, the size of every score matrix at that length, and
+    the measured time of one head up to it."""
     n = bound(
         st.select_slider,
         t("todays_llms.long.n"),
@@ -436,6 +502,24 @@ def block_section() -> tuple[int, bool]:
     """Example C computed block by block against the plain computation, with
     the running maximum and sum for それ. Returns (block size, masked)."""
     x, n = PRONOUN.vectors, len(PRONOUN.tokens)
+    block, masked = block_controls(n)
+    mask = causal_mask(n) if masked else None
+    plain = attention(PRONOUN.queries, x, x, mask=mask)
+    res = blockwise_attention(PRONOUN.queries, x, x, block, mask=mask, traced=PRONOUN_QUERY)
+    it = gloss(PRONOUN.tokens[PRONOUN_QUERY])
+    st.caption(t("todays_llms.long.trace_caption", it=it))
+    trace_table(res.trace, block, n)
+    diff = float(np.abs(res.output - plain.output).max())
+    rows, cols = res.largest
+    if cols == n:
+        st.markdown(t("todays_llms.long.block_result_full", diff=f"{diff:.1e}", n=n))
+    else:
+        st.markdown(t("todays_llms.long.block_result", diff=f"{diff:.1e}", rows=rows, cols=cols, n=n))
+    return block, masked
+
+
+def block_controls(n: int) -> tuple[int, bool]:
+    """The block size (1 to ``n`` keys) and the causal-mask switch, side by side."""
     left, right = st.columns([2, 1])
     with left:
         block = bound(
@@ -449,12 +533,11 @@ def block_section() -> tuple[int, bool]:
         )
     with right:
         masked = bound(st.toggle, t("todays_llms.long.masked"), value=False, key="llm_masked")
-    mask = causal_mask(n) if masked else None
-    plain = attention(PRONOUN.queries, x, x, mask=mask)
-    res = blockwise_attention(PRONOUN.queries, x, x, block, mask=mask, traced=PRONOUN_QUERY)
-    it = gloss(PRONOUN.tokens[PRONOUN_QUERY])
-    st.caption(t("todays_llms.long.trace_caption", it=it))
-    tr = res.trace
+    return block, masked
+
+
+def trace_table(tr: BlockTrace, block: int, n: int) -> None:
+    """One row per block of keys: its tokens, and the running maximum and sum after it."""
     stops = [min(s + block, n) for s in tr.starts]
     st.dataframe(
         pd.DataFrame(
@@ -469,10 +552,3 @@ def block_section() -> tuple[int, bool]:
         ),
         hide_index=True,
     )
-    diff = float(np.abs(res.output - plain.output).max())
-    rows, cols = res.largest
-    if cols == n:
-        st.markdown(t("todays_llms.long.block_result_full", diff=f"{diff:.1e}", n=n))
-    else:
-        st.markdown(t("todays_llms.long.block_result", diff=f"{diff:.1e}", rows=rows, cols=cols, n=n))
-    return block, masked
