@@ -14,6 +14,10 @@ from streamlit.testing.v1 import AppTest
 
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / "streamlit_app.py"
+# Every Python file of the app itself (what the catalog and layout checks read).
+APP_SOURCES = sorted(
+    [HOME, *ROOT.glob("pages/*.py"), *ROOT.glob("lessons/**/*.py"), *ROOT.glob("lesson_core/**/*.py")]
+)
 PAGE_TIMEOUT = 60
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import APP_SOURCES
 
 from lesson_core.glossary import SPELLINGS, TERMS
 from lesson_core.ui import i18n
@@ -360,8 +361,10 @@ def test_plural_pairs_are_complete_and_used_keys_exist():
         ones = {k.removesuffix("_one") for k in cat if k.endswith("_one")}
         others = {k.removesuffix("_other") for k in cat if k.endswith("_other")}
         assert ones == others, lang
-    sources = [ROOT / "streamlit_app.py", *ROOT.glob("pages/*.py"), *ROOT.glob("lesson_core/ui/*.py")]
-    used = {m for p in sources for m in re.findall(r"""t_count\(\s*["']([\w.]+)["']""", p.read_text("utf-8"))}
+    used = {
+        m for p in APP_SOURCES for m in re.findall(r"""t_count\(\s*["']([\w.]+)["']""", p.read_text("utf-8"))
+    }
+    assert used, "no t_count call found"
     for key in used:
         assert f"{key}_one" in catalog("en") and f"{key}_other" in catalog("en"), key
 
