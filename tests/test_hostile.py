@@ -16,7 +16,7 @@ from lesson_core.progress import decode
 from lesson_core.transformer import MAX_TRAIN_WORK, Config, max_steps, train, training_work
 from lesson_core.ui.i18n import catalog
 from lesson_core.ui.url_state import GUARDED
-from lessons.capstone import parts
+from lessons.capstone import parts, training
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [None, *(lesson.page for lesson in LESSONS), *(extra.page for extra in EXTRAS)]
@@ -319,7 +319,7 @@ def test_training_beyond_the_budget_is_refused_with_a_message(lang):
     allowed = max_steps(64, 2)
     (warning,) = [w for w in at.warning if str(allowed) in w.value]
     assert "600" in warning.value
-    assert parts.cached(Config(d_model=64, n_heads=8, n_blocks=2, steps=600)) is None
+    assert training.cached(Config(d_model=64, n_heads=8, n_blocks=2, steps=600)) is None
     assert not at.get("vega_lite_chart")  # no loss curve: nothing was trained
 
 

@@ -1,9 +1,12 @@
 """Layer 3: the capstone (a mini GPT trained live) through AppTest, in both languages.
 
 Training runs only when the button is pressed, and every finished or diverged
-run is kept in a process-wide cache (lessons.capstone.parts), which this
-test process shares with the pages it runs. Short configurations train in well
-under a second; one module fixture runs the full default training once.
+run is kept in a process-wide cache (lessons.capstone.training), which this
+test process shares with the pages it runs. So every test starts with an empty
+cache (``empty_cache``, for every test), and a test that reads the default
+model asks for it (``default_run``: the full default training, run once per
+module, then put back in the cache for each test that uses it). Short
+configurations train in well under a second.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from conftest import all_text, assert_clean, chart_frames, open_page
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
-from lessons.capstone import parts
+from lessons.capstone import parts, training
 
 PAGE = "pages/7_capstone.py"
 CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")
@@ -74,7 +77,7 @@ def parameter_total(at) -> str:
 
 def runs(at) -> int:
     try:
-        return at.session_state[parts.RUNS]
+        return at.session_state[training.RUNS]
     except KeyError:
         return 0
 
@@ -83,13 +86,31 @@ def tasks(at) -> set[str]:
     return at.session_state["progress"].tasks
 
 
+@pytest.fixture(autouse=True)
+def empty_cache():
+    """Every test starts with nothing trained in this process, whichever ran before."""
+    training.clear_cache()
+
+
 @pytest.fixture(scope="module")
-def default_run():
-    """The full default training, pressed once on the page (a few seconds)."""
-    parts.clear_cache()
+def default_training():
+    """The full default training, pressed once on the page (a few seconds): the
+    page it left and the result it trained."""
+    training.clear_cache()
     at = open_page(PAGE, "ja")
     at.button(key="gpt_train").click().run()
     assert_clean(at)
+    result = training.cached(Config())
+    assert result is not None
+    return at, result
+
+
+@pytest.fixture
+def default_run(empty_cache, default_training):
+    """The page after the default training, with that training in the cache (as
+    the page left it) even when another test emptied the cache since."""
+    at, result = default_training
+    training.remember(result)
     return at
 
 
@@ -97,7 +118,6 @@ def default_run():
 
 
 def test_page_opens_without_training(lang):
-    parts.clear_cache()
     at = open_page(PAGE, lang)
     assert_clean(at)
     assert not frames_with(at, "x", "y", "series"), "no loss chart before the button"
@@ -166,7 +186,7 @@ def test_training_at_the_extreme_sizes(lang, width, heads, blocks):
     at.run()
     train_on_page(at, {"gpt_heads": heads})
     assert_clean(at)
-    result = parts.cached(Config(d_model=width, n_heads=heads, n_blocks=blocks, steps=20, seed=11))
+    result = training.cached(Config(d_model=width, n_heads=heads, n_blocks=blocks, steps=20, seed=11))
     assert result is not None and result.status == "finished"
     assert len(frames_with(at, "row", "col", "masked")) == heads * blocks  # one map per head and block
 
@@ -199,12 +219,12 @@ def test_short_training_through_the_widgets(lang):
     assert frames_with(at, "label", "series", "value"), "the predictions appear after training"
     # kept for later: the same configuration comes back from the cache
     config = Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=1 if lang == "ja" else 2)
-    assert parts.cached(config) is not None
+    assert training.cached(config) is not None
 
 
 def test_default_training_tells_cat_from_dog(default_run):
     at = default_run
-    result = parts.cached(Config())
+    result = training.cached(Config())
     assert result is not None and result.status == "finished" and result.reached_target
     bars = frames_with(at, "label", "series", "value")
     left, right = bars[0], bars[1]  # ねこ は and いぬ は
@@ -247,7 +267,7 @@ def test_second_visit_reuses_the_cache(default_run, lang):
     assert_clean(at)
     assert runs(at) == 0
     assert len(loss_frame(at)) == 2 * Config().steps
-    seconds = f"{parts.cached(Config()).seconds:.1f}"
+    seconds = f"{training.cached(Config()).seconds:.1f}"
     assert any(seconds in c.value for c in at.caption), "the cache-hit caption names the first run's time"
     assert len(frames_with(at, "label", "series", "value")) == 2
     # pressing the button again does not retrain either
@@ -306,7 +326,7 @@ def test_an_interrupted_training_is_not_cached(monkeypatch):
     train_on_page(at, SHORT | {"gpt_seed": 9})
     assert at.exception  # the run ended early
     assert calls["n"] == 2
-    assert parts.cached(Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=9)) is None
+    assert training.cached(Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=9)) is None
 
 
 def test_only_complete_runs_are_remembered():
@@ -316,8 +336,8 @@ def test_only_complete_runs_are_remembered():
         config=Config(d_model=8, n_heads=1, n_blocks=1, steps=30, seed=3), callback=lambda s, _: s < 5
     )
     assert stopped.status == "stopped"
-    parts.remember(stopped)
-    assert parts.cached(stopped.config) is None
+    training.remember(stopped)
+    assert training.cached(stopped.config) is None
 
 
 # --- a learning rate that blows up --------------------------------------------------------
@@ -389,34 +409,7 @@ def test_every_quiz_accepts_the_answer_fixed_in_the_course():
     assert at.session_state["progress"].quizzes >= {"capstone.q1", "capstone.q2", "capstone.q3"}
 
 
-# --- the page's own helpers, on hand-made inputs ----------------------------------------------
-
-
-def test_head_options_divide_the_width():
-    assert parts.head_options(8) == [1, 2, 4, 8]
-    assert parts.head_options(24) == [1, 2, 3, 4, 6, 8]
-    assert parts.head_options(56) == [1, 2, 4, 7, 8]
-    for d in range(8, 65, 8):
-        assert all(d % h == 0 for h in parts.head_options(d))
-
-
-def test_look_back_finds_the_largest_weight_from_wa_to_the_token_before():
-    tokens = ("いぬ", "は", "ほね", "が", "すき")  # with <s>: は at position 2, いぬ at 1
-    maps = np.zeros((2, 3, 6, 6))
-    maps[:, :, :, 0] = 1.0
-    maps[1, 2, 2] = [0.1, 0.7, 0.2, 0, 0, 0]
-    maps[0, 1, 2] = [0.5, 0.4, 0.1, 0, 0, 0]
-    found = parts.look_back(maps, tokens)
-    assert found == {"subject": "いぬ", "weight": 0.7, "block": 2, "head": 3, "even": 1 / 3}
-    assert parts.look_back(maps, ("ねこ", "が", "ひるね", "を", "する")) is None
-
-
-def test_shown_tokens_keep_the_likely_ones_in_vocabulary_order():
-    a = np.array([0.0, 0.5, 0.01, 0.3, 0.19])
-    b = np.array([0.0, 0.0, 0.03, 0.0, 0.97])
-    assert list(parts.shown_tokens([a, b])) == [1, 2, 3, 4]
-    many = np.full(30, 1 / 30)
-    assert len(parts.shown_tokens([many])) == parts.SHOW_MAX
+# --- the page's own data, on hand-made inputs ----------------------------------------------
 
 
 def test_prefixes_are_sentence_starts_from_the_corpus():

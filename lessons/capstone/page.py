@@ -2,11 +2,11 @@
 
 import streamlit as st
 
-from lesson_core.capstone import heads_check
+from lesson_core.capstone import cat_dog_tv, heads_check
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET
 from lesson_core.ui import lesson_end, num, pct, setup_page, t, terms, try_this
-from lessons.capstone import parts
+from lessons.capstone import parts, training
 
 LESSON = "capstone"
 FAIL_TV = 0.5  # task t2: a model whose predictions after ねこ は and いぬ は are still alike
@@ -63,9 +63,9 @@ def lab() -> None:
         st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
 
     st.subheader(t("capstone.train.header"))
-    result = parts.training(config, pressed)
+    result = training.train_or_reuse(config, pressed)
     trained = result is not None and result.status == "finished"
-    tv = parts.cat_dog_tv(result) if trained else 1.0
+    tv = cat_dog_tv(result) if trained else 1.0
     if trained:
         st.header(t("capstone.predict.header"))
         st.markdown(t("capstone.predict.body"))

@@ -1,21 +1,14 @@
-"""The capstone's own views: the model's controls and parameter table, live
-training with a per-configuration cache, the next-token comparison with the
-bigram and the corpus, generation, and the trained model's attention maps.
+"""The capstone's own views: the model's controls and parameter table, the loss
+chart and how training went, the next-token comparison with the bigram and the
+corpus, generation, and the trained model's attention maps.
 
-Training is expensive, so a slider move never trains: a configuration is
-trained only when the learner presses the button, and its result is kept in a
-process-wide cache (finished or diverged runs only). Streamlit stops a run by
-raising an exception at the next Streamlit call, i.e. inside the training
-callback, so an interrupted training never reaches the cache.
+The numbers come from ``lesson_core.capstone`` (the configuration rules, the
+parameter groups, the predictions, where は looks); training itself, its
+cache and its one-at-a-time slot are in ``lessons.capstone.training``.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
-import threading
-import time
-from collections import OrderedDict
 from collections.abc import Sequence
 
 import numpy as np
@@ -23,48 +16,49 @@ import pandas as pd
 import streamlit as st
 
 from lesson_core.attention import causal_mask
-from lesson_core.bigram import compare_prefix, top_k, total_variation
+from lesson_core.bigram import top_k
+from lesson_core.capstone import (
+    BLOCKS,
+    LEARNING_RATES,
+    MAX_HEADS,
+    SEEDS,
+    SHOW_MAX,
+    SHOW_MIN,
+    STEPS,
+    WA,
+    WIDTH,
+    LookBack,
+    NextTokens,
+    apart,
+    distributions,
+    head_options,
+    look_back,
+    nearest_heads,
+    parameter_groups,
+    shown_tokens,
+    snap,
+    step_budget,
+)
 from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
 from lesson_core.transformer import (
-    BOS,
     EOS,
     LOSS_TARGET,
-    MAX_TRAIN_WORK,
     Config,
     TrainResult,
     Vocab,
     attention_maps,
     generate,
-    init_params,
-    max_steps,
-    next_token_distribution,
-    parameter_count,
-    train,
-    training_work,
     with_bos,
 )
 from lesson_core.ui import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 
 DEFAULT = Config()
-WIDTH = (8, 64, 8)  # d_model: min, max, step (multiples of 8: every one has 1, 2, 4 and 8 heads)
-MAX_HEADS = 8  # more heads than this would not leave room to draw them
-BLOCKS = (1, 2)
-STEPS = (20, 600, 10)
-LEARNING_RATES = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0)
-SEEDS = (0, 999)
 CAT, DOG = CAT_WA, DOG_WA
-WA = "は"
 GEN_SEED, GEN_SAMPLES, TEMPERATURE = 0, 3, (0.0, 2.0, 1.0, 0.1)
-SHOW_MIN, SHOW_MAX = 0.02, 12  # bars: tokens some series gives >= 2 %, at most 12
-REDRAW_SECONDS = 0.25  # how often the loss chart and the progress bar are redrawn while training
 FEW_POINTS = 40  # loss curves shorter than this get a dot per step
 HEADS_PER_ROW = 4
 SMALL_MAP_TEXT = 0.1  # cells of the small maps below this weight stay blank
-CACHE_SIZE = 48
-RUNS = "gpt_train_runs"  # trainings this session actually ran (not cache hits)
-HEADS_SEEN = "gpt_heads_seen"  # head counts of finished models this session has seen
 VOCAB = Vocab.from_sentences(CORPUS)
-MARKED = tuple((BOS, *s, EOS) for s in CORPUS)  # the sentences as the model reads them
 
 # Every sentence start in the corpus, from one token up to the whole sentence
 # (after which the only right answer is the end "</s>"), in order of first appearance.
@@ -76,52 +70,13 @@ PREFIXES: tuple[tuple[str, ...], ...] = tuple(
 # --- controls and the parameter table -------------------------------------------------
 
 
-def _snap(value: float, low: int, high: int, step: int) -> int:
-    """The nearest allowed value (a link or a script may pass anything)."""
-    return int(min(high, max(low, low + step * round((float(value) - low) / step))))
-
-
-def head_options(d_model: int) -> list[int]:
-    """The head counts that divide the width: each head gets d_model / h dimensions."""
-    return [h for h in range(1, MAX_HEADS + 1) if d_model % h == 0]
-
-
-def _nearest(options: Sequence[int], wanted: int) -> int:
-    return min(options, key=lambda h: (abs(h - wanted), -h))
+SEED_NOTICE = "gpt_seed_notice"
 
 
 def config_controls() -> Config:
     """Width, heads (only divisors of the width), blocks, steps, learning rate and
     seed, all kept in the URL. Returns the chosen configuration."""
-    low, high, step = WIDTH
-    d = bound(
-        st.slider,
-        t("capstone.lab.width"),
-        low,
-        high,
-        DEFAULT.d_model,
-        step,
-        help=t("capstone.lab.width_help"),
-        key="gpt_width",
-    )
-    d = _snap(d, low, high, step)
-    heads = head_options(d)
-    fixed = st.session_state.get("gpt_heads", heads[0]) not in heads
-    if fixed:  # the width changed and the old head count does not divide it
-        st.session_state["gpt_heads"] = _nearest(heads, int(st.session_state["gpt_heads"]))
-    h = bound(
-        st.select_slider,
-        t("capstone.lab.heads"),
-        heads,
-        value=None if fixed else _nearest(heads, DEFAULT.n_heads),
-        help=t("capstone.lab.heads_help", max_heads=MAX_HEADS),
-        key="gpt_heads",
-    )
-    st.caption(
-        t_count(
-            "capstone.lab.heads_note", d // h, d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))
-        )
-    )
+    d, h = _width_and_heads()
     blocks = bound(
         st.radio,
         t("capstone.lab.blocks"),
@@ -131,17 +86,7 @@ def config_controls() -> Config:
         help=t("capstone.lab.blocks_help"),
         key="gpt_blocks",
     )
-    low, high, step = STEPS
-    steps = bound(
-        st.slider,
-        t("capstone.lab.steps"),
-        low,
-        high,
-        DEFAULT.steps,
-        step,
-        help=t("capstone.lab.steps_help"),
-        key="gpt_steps",
-    )
+    steps = _slider(t("capstone.lab.steps"), STEPS, DEFAULT.steps, t("capstone.lab.steps_help"), "gpt_steps")
     rate = bound(
         st.select_slider,
         t("capstone.lab.rate"),
@@ -151,6 +96,53 @@ def config_controls() -> Config:
         help=t("capstone.lab.rate_help"),
         key="gpt_lr",
     )
+    seed = _seed_input()
+    return Config(
+        d_model=d,
+        n_heads=h,
+        n_blocks=int(blocks or DEFAULT.n_blocks),
+        steps=snap(steps, STEPS[0], STEPS[1], 1),
+        learning_rate=float(rate),
+        seed=snap(seed if seed is not None else DEFAULT.seed, *SEEDS, 1),
+    )
+
+
+def _slider(label: str, limits: tuple[int, int, int], default: int, help_text: str, key: str) -> int:
+    """An integer slider over ``limits`` (min, max, step), kept in the URL."""
+    low, high, step = limits
+    return bound(st.slider, label, low, high, default, step, help=help_text, key=key)
+
+
+def _width_and_heads() -> tuple[int, int]:
+    """The width slider, then the heads (only the divisors of the width; a head
+    count the new width does not divide becomes the nearest that does) and a
+    note on each head's share. Returns (d_model, n_heads)."""
+    width = _slider(
+        t("capstone.lab.width"), WIDTH, DEFAULT.d_model, t("capstone.lab.width_help"), "gpt_width"
+    )
+    d = snap(width, *WIDTH)
+    heads = head_options(d)
+    fixed = st.session_state.get("gpt_heads", heads[0]) not in heads
+    if fixed:  # the width changed and the old head count does not divide it
+        st.session_state["gpt_heads"] = nearest_heads(heads, int(st.session_state["gpt_heads"]))
+    h = bound(
+        st.select_slider,
+        t("capstone.lab.heads"),
+        heads,
+        value=None if fixed else nearest_heads(heads, DEFAULT.n_heads),
+        help=t("capstone.lab.heads_help", max_heads=MAX_HEADS),
+        key="gpt_heads",
+    )
+    st.caption(
+        t_count(
+            "capstone.lab.heads_note", d // h, d=d, h=h, d_head=d // h, options=", ".join(map(str, heads))
+        )
+    )
+    return d, int(h)
+
+
+def _seed_input() -> int | None:
+    """The seed, typed; one outside SEEDS is put back in range with a warning."""
     seed = bound(  # no min/max for the widget: its own range message would be in English
         st.number_input,
         t("capstone.lab.seed"),
@@ -163,17 +155,7 @@ def config_controls() -> Config:
     )
     if notice := st.session_state.pop(SEED_NOTICE, None):
         st.warning(t("capstone.lab.seed_range", typed=notice, low=SEEDS[0], high=SEEDS[1]))
-    return Config(
-        d_model=d,
-        n_heads=int(h),
-        n_blocks=int(blocks or DEFAULT.n_blocks),
-        steps=_snap(steps, low, high, 1),
-        learning_rate=float(rate),
-        seed=_snap(seed if seed is not None else DEFAULT.seed, *SEEDS, 1),
-    )
-
-
-SEED_NOTICE = "gpt_seed_notice"
+    return seed
 
 
 def _seed_in_range() -> None:
@@ -191,14 +173,14 @@ def lr_text(rate: float) -> str:
     return f"{rate:g}"
 
 
-def _shape_text(arrays: Sequence[np.ndarray]) -> str:
+def _shape_text(shapes: Sequence[tuple[int, ...]]) -> str:
     """'4 × (32 × 32)' for four 32 × 32 matrices; parts with different shapes joined by '+'."""
     parts: list[tuple[tuple[int, ...], int]] = []
-    for a in arrays:
-        if parts and parts[-1][0] == a.shape:
-            parts[-1] = (a.shape, parts[-1][1] + 1)
+    for shape in shapes:
+        if parts and parts[-1][0] == shape:
+            parts[-1] = (shape, parts[-1][1] + 1)
         else:
-            parts.append((a.shape, 1))
+            parts.append((shape, 1))
     texts = []
     for shape, count in parts:
         dims = " × ".join(map(str, shape))
@@ -206,35 +188,13 @@ def _shape_text(arrays: Sequence[np.ndarray]) -> str:
     return " + ".join(texts)
 
 
-@functools.lru_cache(maxsize=32)
-def parameter_groups(d_model: int, n_blocks: int) -> tuple[tuple[str, str, int, int], ...]:
-    """(part, shape text, numbers in one block or once, how many times) for every
-    group of parameters, read off freshly initialized weights of this size, then
-    ("total", "", parameter_count, 1)."""
-    params = init_params(
-        Config(d_model=d_model, n_heads=1, n_blocks=n_blocks), len(VOCAB), np.random.default_rng(0)
-    )
-    groups = (
-        ("embed", ("embed",), 1),
-        ("ln", ("b0.ln1.", "b0.ln2."), n_blocks),
-        ("attn", ("b0.attn.",), n_blocks),
-        ("ffn", ("b0.ffn.",), n_blocks),
-        ("final_ln", ("final_ln.",), 1),
-        ("out", ("out.",), 1),
-    )
-    rows = []
-    for part, starts, times in groups:
-        arrays = [a for name, a in params.items() if name.startswith(starts)]
-        rows.append((part, _shape_text(arrays), sum(a.size for a in arrays), times))
-    return (*rows, ("total", "", parameter_count(params), 1))
-
-
 def parameter_table(config: Config) -> int:
     """What the model is made of, with the number of parameters in each part and
     in all. Returns the total."""
-    rows = parameter_groups(config.d_model, config.n_blocks)
+    found = parameter_groups(config.d_model, config.n_blocks, len(VOCAB))
+    rows = [(g.part, _shape_text(g.shapes), g.size, g.times) for g in found.groups]
     positions = ("positions", f"n × {config.d_model}", 0, 1)
-    rows = (rows[0], positions, *rows[1:])
+    rows = [rows[0], positions, *rows[1:], ("total", "", found.total, 1)]
     frame = pd.DataFrame(
         {
             t("capstone.table.col_part"): [
@@ -245,42 +205,15 @@ def parameter_table(config: Config) -> int:
         }
     )
     st.table(frame, hide_index=True, border="horizontal")  # a static table: long names wrap
-    return rows[-1][2]
+    return found.total
 
 
 def _count_text(size: int, times: int) -> str:
+    """'26,711' once; '2 × 4,096 = 8,192' for a part in every block."""
     return f"{size * times:,}" if times == 1 else f"{times} × {size:,} = {size * times:,}"
 
 
-# --- training with a cache --------------------------------------------------------------
-
-_CACHE: OrderedDict[Config, TrainResult] = OrderedDict()
-_LOCK = threading.Lock()
-
-
-def cached(config: Config) -> TrainResult | None:
-    """The finished (or diverged) result of this exact configuration, if any."""
-    with _LOCK:
-        result = _CACHE.get(config)
-        if result is not None:
-            _CACHE.move_to_end(config)
-    return result
-
-
-def remember(result: TrainResult) -> None:
-    """Keep a result that ran to its end (all steps, or a blow-up); never a stopped one."""
-    if result.status not in ("finished", "diverged"):
-        return
-    with _LOCK:
-        _CACHE[result.config] = result
-        _CACHE.move_to_end(result.config)
-        while len(_CACHE) > CACHE_SIZE:
-            _CACHE.popitem(last=False)
-
-
-def clear_cache() -> None:
-    with _LOCK:
-        _CACHE.clear()
+# --- training: the loss chart and how it went ----------------------------------------
 
 
 def _loss_spec(x_title: str, y_title: str, series_title: str, steps: int, points: bool) -> dict:
@@ -312,103 +245,23 @@ def loss_chart(losses: np.ndarray, steps: int) -> None:
     )
 
 
-def _train_live(config: Config) -> TrainResult:
-    """Train with a progress bar and a loss chart, redrawn every REDRAW_SECONDS
-    (each redraw is also where Streamlit may stop the run)."""
-    bar = st.progress(0.0, text=t("capstone.train.starting"))
-    chart = st.empty()
-    with chart:
-        loss_chart(np.zeros(0), config.steps)
-    losses: list[float] = []
-    last = [time.perf_counter()]
-
-    def show(step: int, loss: float) -> None:
-        time.sleep(0)  # let other learners' reruns have the interpreter between steps
-        losses.append(loss)
-        now = time.perf_counter()
-        if now - last[0] >= REDRAW_SECONDS or step == config.steps:
-            last[0] = now
-            text = t("capstone.train.progress", step=step, steps=config.steps, loss=num(loss, 3))
-            bar.progress(step / config.steps, text=text)
-            with chart:
-                loss_chart(np.array(losses), config.steps)
-
-    with training_slot(bar):
-        result = train(CORPUS, config, show)
-    bar.empty()
-    with chart:
-        loss_chart(result.losses, config.steps)
-    return result
-
-
-# One training at a time per server process: the others wait their turn (and are
-# told so), so that a class pressing "Train" together cannot starve every other
-# learner's slider moves of the two cores.
-TRAINING_SLOTS = threading.BoundedSemaphore(1)
-WAIT_POLL_SECONDS = 0.2
-_waiting = [0]  # learners waiting for the slot (for the message)
-
-
-@contextlib.contextmanager
-def training_slot(bar):
-    """Hold the training slot; while another session trains, say so and wait
-    (each redraw is also where Streamlit may stop a run the learner left)."""
-    if not TRAINING_SLOTS.acquire(blocking=False):
-        with _LOCK:
-            _waiting[0] += 1
-        try:
-            while not TRAINING_SLOTS.acquire(timeout=WAIT_POLL_SECONDS):
-                bar.progress(0.0, text=t("capstone.train.waiting", n=_waiting[0]))
-        finally:
-            with _LOCK:
-                _waiting[0] -= 1
-    try:
-        yield
-    finally:
-        TRAINING_SLOTS.release()
-
-
 def over_budget(config: Config) -> bool:
     """Too much work for one training: say how many steps this size allows."""
-    if training_work(config) <= MAX_TRAIN_WORK:
-        return False
-    allowed = max_steps(config.d_model, config.n_blocks)
-    st.warning(
-        t(
-            "capstone.train.over_budget",
-            steps=config.steps,
-            d=config.d_model,
-            blocks=config.n_blocks,
-            max_steps=allowed - allowed % STEPS[2],
+    budget = step_budget(config)
+    if budget.over:
+        st.warning(
+            t(
+                "capstone.train.over_budget",
+                steps=config.steps,
+                d=config.d_model,
+                blocks=config.n_blocks,
+                max_steps=budget.max_steps,
+            )
         )
-    )
-    return True
+    return budget.over
 
 
-def training(config: Config, pressed: bool) -> TrainResult | None:
-    """The result for ``config``: from the cache when it was trained before, from a
-    live training run when the button was pressed, else None (nothing trained yet,
-    or more work than one training may do)."""
-    if over_budget(config):
-        return None
-    result = cached(config)
-    if result is None and not pressed:
-        st.info(t("capstone.train.not_yet"))
-        return None
-    if result is None:
-        result = _train_live(config)
-        remember(result)
-        st.session_state[RUNS] = st.session_state.get(RUNS, 0) + 1
-    else:
-        loss_chart(result.losses, config.steps)
-        st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
-    _status(result)
-    if result.status == "finished":
-        st.session_state.setdefault(HEADS_SEEN, set()).add(config.n_heads)
-    return result
-
-
-def _status(result: TrainResult) -> None:
+def training_status(result: TrainResult) -> None:
     """One clear sentence on how training went; no NaN can reach it (the
     result's losses are the finite ones)."""
     first = num(result.losses[0], 3) if len(result.losses) else "—"
@@ -443,34 +296,11 @@ def _status(result: TrainResult) -> None:
         )
 
 
-def heads_seen() -> set[int]:
-    """Head counts of the finished models shown in this session."""
-    return set(st.session_state.get(HEADS_SEEN, set()))
-
-
 # --- predictions -------------------------------------------------------------------------
 
 
-def distributions(result: TrainResult, prefix: Sequence[str]) -> dict[str, np.ndarray]:
-    """After "<s>" + prefix, over the model's vocabulary: the model's next-token
-    distribution, the bigram's (from the prefix's last token only) and the corpus's
-    own (from the whole prefix as a sentence start).
-
-    Shapes: prefix [m] -> three arrays [V]
-    """
-    model = next_token_distribution(result.params, result.config, result.vocab, prefix)
-    comp = compare_prefix(MARKED, (BOS, *prefix))
-    order = [comp.vocab.index(tok) for tok in result.vocab.tokens]
-    return {"model": model, "bigram": comp.bigram[order], "corpus": comp.corpus[order]}
-
-
-def cat_dog_tv(result: TrainResult) -> float:
-    """How far apart the model's predictions after ねこ は and after いぬ は are."""
-    cat, dog = (next_token_distribution(result.params, result.config, result.vocab, p) for p in (CAT, DOG))
-    return total_variation(cat, dog)
-
-
 def prefix_text(prefix: Sequence[str]) -> str:
+    """The tokens joined by spaces: ('ねこ', 'は') -> 'ねこ は'."""
     return " ".join(prefix)
 
 
@@ -500,18 +330,8 @@ def _bars_spec(x_title: str, y_title: str, series_title: str, slanted: bool) -> 
 
 
 def _bar_text(p: float) -> str:
+    """A bar's percentage, or nothing below half a percent."""
     return pct(p, 0) if p >= 0.005 else ""
-
-
-def shown_tokens(series: Sequence[np.ndarray]) -> np.ndarray:
-    """The tokens worth a bar: some series gives them >= SHOW_MIN; at most SHOW_MAX
-    (the largest), in vocabulary order.
-
-    Shapes: series of [V] -> [k]
-    """
-    top = np.max(np.stack(series), axis=0)
-    keep = top_k(np.where(top >= SHOW_MIN, top, 0.0), SHOW_MAX)
-    return np.sort(keep)
 
 
 def top_text(p: np.ndarray, k: int = 4) -> str:
@@ -522,11 +342,12 @@ def top_text(p: np.ndarray, k: int = 4) -> str:
     return t("capstone.predict.sep").join(f"{md_escape(gloss(VOCAB.tokens[i]))} {pct(p[i])}" for i in best)
 
 
-def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) -> dict[str, np.ndarray]:
+def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) -> NextTokens:
     """A prefix picker and, for that prefix, the model's, the bigram's and the
     corpus's next-token distributions as grouped bars, with the top tokens in text."""
     prefix = token_select(t(f"capstone.predict.pick_{side}"), PREFIXES, default, f"gpt_prefix_{side}")
-    dist = distributions(result, prefix)
+    found = distributions(result, prefix)
+    dist = dict(found.series)
     names = {
         "model": t("capstone.predict.series_model"),
         "bigram": t("capstone.predict.series_bigram"),
@@ -551,7 +372,7 @@ def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) 
             corpus_top=top_text(dist["corpus"]),
         )
     )
-    return dist | {"prefix": prefix}
+    return found
 
 
 def prediction_section(result: TrainResult) -> None:
@@ -562,14 +383,15 @@ def prediction_section(result: TrainResult) -> None:
         a = prediction_column(result, "a", CAT)
     with right:
         b = prediction_column(result, "b", DOG)
+    gap = apart(a, b)
     st.markdown(
         t(
             "capstone.predict.tv",
-            a=md_escape(prefix_text(a["prefix"])),
-            b=md_escape(prefix_text(b["prefix"])),
-            model_tv=pct(total_variation(a["model"], b["model"])),
-            bigram_tv=pct(total_variation(a["bigram"], b["bigram"])),
-            corpus_tv=pct(total_variation(a["corpus"], b["corpus"])),
+            a=md_escape(prefix_text(a.prefix)),
+            b=md_escape(prefix_text(b.prefix)),
+            model_tv=pct(gap.model),
+            bigram_tv=pct(gap.bigram),
+            corpus_tv=pct(gap.corpus),
         )
     )
     st.caption(t("capstone.predict.hidden", min=pct(SHOW_MIN, 0), max=SHOW_MAX))
@@ -612,28 +434,6 @@ def generation_section(result: TrainResult) -> None:
 # --- attention maps -----------------------------------------------------------------------
 
 
-def look_back(maps: np.ndarray, tokens: Sequence[str]) -> dict[str, float | int | str] | None:
-    """Where は's position attends to the token before it (the subject) most:
-    the largest weight over every block and head, where it is, and the weight an
-    even spread over the positions は can see would give. None without a は.
-
-    Shapes: maps [blocks, h, n, n] with n = len(tokens) + 1 -> scalars
-    """
-    labels = with_bos(tokens)
-    if WA not in labels[2:]:
-        return None
-    wa = labels.index(WA, 2)
-    weights = maps[:, :, wa, wa - 1]
-    block, head = np.unravel_index(int(np.argmax(weights)), weights.shape)
-    return {
-        "subject": labels[wa - 1],
-        "weight": float(weights[block, head]),
-        "block": int(block) + 1,
-        "head": int(head) + 1,
-        "even": 1.0 / (wa + 1),
-    }
-
-
 def _small_map_spec(n: int, key_title: str, query_title: str, weight_title: str) -> dict:
     """charts.heatmap_spec made small enough for four maps side by side: no axis
     titles or colour legend (one caption explains them all), slanted key labels."""
@@ -669,27 +469,39 @@ def attention_section(result: TrainResult) -> None:
     grey), and the number that says whether は looks back at the token before it."""
     sentence = token_select(t("capstone.attn.sentence"), CORPUS, CORPUS[0], "gpt_sentence")
     maps = attention_maps(result.params, result.config, result.vocab, sentence)
-    found = look_back(maps, sentence)
-    if found is None:
-        st.info(t("capstone.attn.no_wa", wa=WA))
-    else:
-        st.markdown(
-            t(
-                "capstone.attn.look_back",
-                wa=WA,
-                subject=md_escape(gloss(str(found["subject"]))),
-                weight=pct(found["weight"]),
-                block=found["block"],
-                head=found["head"],
-                even=pct(found["even"]),
-            )
-        )
+    look_back_text(look_back(maps, sentence))
     labels = views.distinct_labels(with_bos(sentence))
     glossed = " ".join(gloss(tok) for tok in sentence)
     st.caption(t("capstone.attn.how_to_read", sentence=md_escape(glossed), min=pct(SMALL_MAP_TEXT, 0)))
-    heads = result.config.n_heads
-    for block in range(result.config.n_blocks):
-        st.markdown(f"**{t('capstone.attn.block', block=block + 1, blocks=result.config.n_blocks)}**")
+    head_grid(result.config, labels, maps, sentence)
+
+
+def look_back_text(found: LookBack | None) -> None:
+    """How strongly は looks at the token before it, against an even spread; or
+    that the sentence has no は to look from."""
+    if found is None:
+        st.info(t("capstone.attn.no_wa", wa=WA))
+        return
+    st.markdown(
+        t(
+            "capstone.attn.look_back",
+            wa=WA,
+            subject=md_escape(gloss(found.subject)),
+            weight=pct(found.weight),
+            block=found.block,
+            head=found.head,
+            even=pct(found.even),
+        )
+    )
+
+
+def head_grid(config: Config, labels: Sequence[str], maps: np.ndarray, sentence: Sequence[str]) -> None:
+    """Every block under its own title, its heads HEADS_PER_ROW to a row.
+
+    Shapes: maps [n_blocks, h, n, n], labels [n]"""
+    heads = config.n_heads
+    for block in range(config.n_blocks):
+        st.markdown(f"**{t('capstone.attn.block', block=block + 1, blocks=config.n_blocks)}**")
         for first in range(0, heads, HEADS_PER_ROW):
             columns = st.columns(HEADS_PER_ROW)
             for head in range(first, min(first + HEADS_PER_ROW, heads)):

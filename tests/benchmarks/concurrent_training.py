@@ -28,7 +28,7 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 from conftest import open_page
 
 from lesson_core.transformer import max_steps
-from lessons.capstone import parts
+from lessons.capstone import training
 
 WIDTH, BLOCKS = 64, 2
 STEPS = max_steps(WIDTH, BLOCKS) // 10 * 10
@@ -73,7 +73,7 @@ def main() -> None:
     parser.add_argument("--no-slot", action="store_true")
     args = parser.parse_args()
     if args.no_slot:
-        parts.TRAINING_SLOTS = threading.BoundedSemaphore(args.trainers)
+        training.TRAINING_SLOTS = threading.BoundedSemaphore(args.trainers)
     alone = slider_moves(args.moves)
     stop, seconds = threading.Event(), []
     threads = [

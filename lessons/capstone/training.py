@@ -1,0 +1,176 @@
+"""The capstone's training, served to many learners by one process.
+
+What this module guarantees:
+
+- At most one training runs at a time in a server process (``TRAINING_SLOTS``);
+  a learner who presses "Train" while another trains is told how many wait,
+  and waits for the slot, so a class pressing the button together cannot
+  starve everyone else's slider moves of the cores.
+- A configuration's result is kept once it ran to its end (all steps, or a
+  blow-up: "finished" or "diverged"), in one cache shared by every session of
+  the process (``CACHE_SIZE`` configurations, the least recently used dropped
+  first); a slider move never trains, only the button does.
+- An interrupted run is never cached: Streamlit stops a run by raising an
+  exception at the next Streamlit call, i.e. inside the training callback (a
+  redraw), so ``remember`` is never reached; and ``remember`` refuses a
+  "stopped" result anyway.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterator
+
+import numpy as np
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+from lesson_core.examples import CORPUS
+from lesson_core.transformer import Config, TrainResult, train
+from lesson_core.ui import num, t
+from lessons.capstone import parts
+
+CACHE_SIZE = 48
+REDRAW_SECONDS = 0.25  # how often the loss chart and the progress bar are redrawn while training
+WAIT_POLL_SECONDS = 0.2
+RUNS = "gpt_train_runs"  # trainings this session actually ran (not cache hits)
+HEADS_SEEN = "gpt_heads_seen"  # head counts of finished models this session has seen
+
+
+class ResultCache:
+    """Finished or diverged results by configuration, at most ``size`` of them,
+    the least recently used dropped first; safe to share between threads."""
+
+    def __init__(self, size: int) -> None:
+        """An empty cache that keeps at most ``size`` results."""
+        self.size = size
+        self._results: OrderedDict[Config, TrainResult] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, config: Config) -> TrainResult | None:
+        """The result of this exact configuration, if kept (it becomes the most recent)."""
+        with self._lock:
+            result = self._results.get(config)
+            if result is not None:
+                self._results.move_to_end(config)
+        return result
+
+    def put(self, result: TrainResult) -> None:
+        """Keep a result that ran to its end (all steps, or a blow-up); never a stopped one."""
+        if result.status not in ("finished", "diverged"):
+            return
+        with self._lock:
+            self._results[result.config] = result
+            self._results.move_to_end(result.config)
+            while len(self._results) > self.size:
+                self._results.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every result."""
+        with self._lock:
+            self._results.clear()
+
+
+_CACHE = ResultCache(CACHE_SIZE)
+
+
+def cached(config: Config) -> TrainResult | None:
+    """The finished (or diverged) result of this exact configuration, if any."""
+    return _CACHE.get(config)
+
+
+def remember(result: TrainResult) -> None:
+    """Keep a result that ran to its end (all steps, or a blow-up); never a stopped one."""
+    _CACHE.put(result)
+
+
+def clear_cache() -> None:
+    """Forget every trained result of this process."""
+    _CACHE.clear()
+
+
+# One training at a time per server process: the others wait their turn (and are
+# told so). A module attribute, so that a benchmark can widen it.
+TRAINING_SLOTS = threading.BoundedSemaphore(1)
+_WAITING_LOCK = threading.Lock()
+_waiting = [0]  # learners waiting for the slot (for the message)
+
+
+@contextlib.contextmanager
+def training_slot(bar: DeltaGenerator) -> Iterator[None]:
+    """Hold the training slot; while another session trains, say so on ``bar`` and
+    wait (each redraw is also where Streamlit may stop a run the learner left)."""
+    if not TRAINING_SLOTS.acquire(blocking=False):
+        with _WAITING_LOCK:
+            _waiting[0] += 1
+        try:
+            while not TRAINING_SLOTS.acquire(timeout=WAIT_POLL_SECONDS):
+                bar.progress(0.0, text=t("capstone.train.waiting", n=_waiting[0]))
+        finally:
+            with _WAITING_LOCK:
+                _waiting[0] -= 1
+    try:
+        yield
+    finally:
+        TRAINING_SLOTS.release()
+
+
+def _train_live(config: Config) -> TrainResult:
+    """Train with a progress bar and a loss chart, redrawn every REDRAW_SECONDS
+    (each redraw is also where Streamlit may stop the run)."""
+    bar = st.progress(0.0, text=t("capstone.train.starting"))
+    chart = st.empty()
+    with chart:
+        parts.loss_chart(np.zeros(0), config.steps)
+    losses: list[float] = []
+    last = [time.perf_counter()]
+
+    def show(step: int, loss: float) -> None:
+        """The training callback: record the loss, redraw now and then."""
+        time.sleep(0)  # let other learners' reruns have the interpreter between steps
+        losses.append(loss)
+        now = time.perf_counter()
+        if now - last[0] >= REDRAW_SECONDS or step == config.steps:
+            last[0] = now
+            text = t("capstone.train.progress", step=step, steps=config.steps, loss=num(loss, 3))
+            bar.progress(step / config.steps, text=text)
+            with chart:
+                parts.loss_chart(np.array(losses), config.steps)
+
+    with training_slot(bar):
+        result = train(CORPUS, config, show)
+    bar.empty()
+    with chart:
+        parts.loss_chart(result.losses, config.steps)
+    return result
+
+
+def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
+    """The result for ``config``: from the cache when it was trained before, from a
+    live training run when the button was pressed, else None (nothing trained yet,
+    or more work than one training may do)."""
+    if parts.over_budget(config):
+        return None
+    result = cached(config)
+    if result is None and not pressed:
+        st.info(t("capstone.train.not_yet"))
+        return None
+    if result is None:
+        result = _train_live(config)
+        remember(result)
+        st.session_state[RUNS] = st.session_state.get(RUNS, 0) + 1
+    else:
+        parts.loss_chart(result.losses, config.steps)
+        st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
+    parts.training_status(result)
+    if result.status == "finished":
+        st.session_state.setdefault(HEADS_SEEN, set()).add(config.n_heads)
+    return result
+
+
+def heads_seen() -> set[int]:
+    """Head counts of the finished models shown in this session."""
+    return set(st.session_state.get(HEADS_SEEN, set()))
