@@ -37,7 +37,6 @@ CACHE_SIZE = 48
 REDRAW_SECONDS = 0.25  # how often the loss chart and the progress bar are redrawn while training
 WAIT_POLL_SECONDS = 0.2
 RUNS = "gpt_train_runs"  # trainings this session actually ran (not cache hits)
-HEADS_SEEN = "gpt_heads_seen"  # head counts of finished models this session has seen
 
 
 class ResultCache:
@@ -166,11 +165,4 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
         parts.loss_chart(result.losses, config.steps)
         st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
     parts.training_status(result)
-    if result.status == "finished":
-        st.session_state.setdefault(HEADS_SEEN, set()).add(config.n_heads)
     return result
-
-
-def heads_seen() -> set[int]:
-    """Head counts of the finished models shown in this session."""
-    return set(st.session_state.get(HEADS_SEEN, set()))
