@@ -110,7 +110,10 @@ def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color
     scale = (
         alt.Scale(scheme=DIVERGING, domainMid=0) if diverging else alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])
     )
-    key = {True: alt.Undefined, False: None}.get(legend, alt.Legend(orient="top", direction="horizontal"))
+    if legend == "top":
+        key = alt.Legend(orient="top", direction="horizontal")
+    else:
+        key = alt.Undefined if legend else None  # True: Vega-Lite's legend at the right
     return alt.condition(
         "datum.masked",
         alt.value(MASKED_GREY),
