@@ -1,4 +1,4 @@
-"""The shared chart specs and frames (lesson_core/ui/charts.py): the options the
+"""The chart specs and frames (lesson_core/ui/charts/): the options the
 lessons use change the axis or legend they name and nothing else is needed to
 get them; specs are cached and carry no data; frames hold only finite numbers."""
 
@@ -43,8 +43,8 @@ def mark_types(spec: dict) -> list[str]:
     ]
 
 
-def heatmap(masked_label: str = "grey = masked", **options) -> dict:
-    return charts.heatmap_spec(*TITLES, masked_label, **options)
+def heatmap(masked_label: str = "grey = masked", *, on_axes: bool = True, **options) -> dict:
+    return charts.heatmap_spec(charts.MapTitles(*TITLES, masked_label, on_axes=on_axes), **options)
 
 
 def grouped(**options) -> dict:
@@ -59,7 +59,9 @@ BUILDERS = [
     lambda: grouped(),
     lambda: grouped(label_angle=-40, label_limit=150, values=False),
     lambda: heatmap(),
-    lambda: heatmap("", label_angle=-45, legend=False, axis_titles=False, cell_width=25),
+    lambda: heatmap(
+        "", labels=charts.Labels(angle=-45), legend=False, on_axes=False, cells=charts.Cells(width=25)
+    ),
     lambda: heatmap(selectable=True, legend="top"),
     lambda: charts.line_spec("Step", "Loss", "Series"),
     lambda: charts.line_spec("Step", "Loss", "Series", x_domain=(0, 300)),
@@ -76,8 +78,8 @@ def test_specs_are_cached_and_carry_no_data(build):
 
 
 def test_options_are_part_of_the_cache_key():
-    assert heatmap(label_angle=-45) is not heatmap()
-    assert heatmap(label_angle=-45) is not heatmap(label_angle=-50)
+    assert heatmap(labels=charts.Labels(angle=-45)) is not heatmap()
+    assert heatmap(labels=charts.Labels(angle=-45)) is not heatmap(labels=charts.Labels(angle=-50))
     assert grouped(values=False) is not grouped()
     assert charts.line_spec("a", "b", "c", x_domain=(0, 10)) is not charts.line_spec("a", "b", "c")
 
@@ -117,7 +119,7 @@ def test_heatmap_defaults_keep_labels_flat_with_titles_and_a_legend():
 
 @pytest.mark.parametrize("angle", [-30, -45, -90])
 def test_slanted_heatmap_has_the_angle_on_every_x_axis(angle):
-    spec = heatmap(label_angle=angle, label_limit=120, label_align="left", label_baseline="middle")
+    spec = heatmap(labels=charts.Labels(angle=angle, limit=120, align="left", baseline="middle"))
     for x in with_channel(spec, "x"):
         assert x["axis"]["labelAngle"] == angle
         assert x["axis"]["labelLimit"] == 120
@@ -129,7 +131,7 @@ def test_slanted_heatmap_has_the_angle_on_every_x_axis(angle):
 
 
 def test_heatmap_row_label_limit_is_on_the_y_axis_only():
-    spec = heatmap(row_label_limit=190)
+    spec = heatmap(labels=charts.Labels(row_limit=190))
     assert all(y["axis"]["labelLimit"] == 190 for y in with_channel(spec, "y"))
     assert all("labelLimit" not in x["axis"] for x in with_channel(spec, "x"))
 
@@ -152,7 +154,7 @@ def test_heatmap_legend_option_keeps_the_colour_scale():
 
 
 def test_heatmap_without_axis_titles_keeps_them_in_the_tooltip():
-    spec = heatmap(axis_titles=False)
+    spec = heatmap(on_axes=False)
     for channel in ("x", "y"):
         assert all(enc["title"] is None for enc in with_channel(spec, channel))
     tooltip_titles = {tip["title"] for layer in layers(spec) for tip in layer["encoding"]["tooltip"]}
@@ -160,7 +162,7 @@ def test_heatmap_without_axis_titles_keeps_them_in_the_tooltip():
 
 
 def test_heatmap_font_size_cell_width_and_masked_label():
-    spec = heatmap("grey = hidden", font_size=9, cell_width=25)
+    spec = heatmap("grey = hidden", cells=charts.Cells(font_size=9, width=25))
     texts = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["text"]]
     assert [layer["mark"]["fontSize"] for layer in texts] == [9]
     assert spec["width"] == {"step": 25}
@@ -169,7 +171,7 @@ def test_heatmap_font_size_cell_width_and_masked_label():
 
 
 def test_selectable_heatmap_still_selects_rows_with_options():
-    spec = heatmap(selectable=True, label_angle=-45, legend=False)
+    spec = heatmap(selectable=True, labels=charts.Labels(angle=-45), legend=False)
     params = spec.get("params", []) + [p for layer in layers(spec) for p in layer.get("params", [])]
     assert [p["name"] for p in params] == ["pick"]
     assert params[0]["select"]["fields"] == ["row_i"]
@@ -307,11 +309,8 @@ def test_series_legends_sit_below_one_per_line_within_a_phone_width(spec):
 
 
 def test_lessons_own_line_charts_use_the_series_legend():
-    from lessons.positional.parts import wave_spec
-    from lessons.scaling.parts import log_line_spec
-
-    waves = wave_spec("x", "y", "s", ("a", "b", "c", "d"), True)
-    log_lines = log_line_spec("x", "y", "s", ("a", "b", "c"), (1.0, 10.0))
+    waves = charts.wave_spec("x", "y", "s", ("a", "b", "c", "d"), True)
+    log_lines = charts.log_line_spec("x", "y", "s", ("a", "b", "c"), (1.0, 10.0))
     for spec in (waves, log_lines):
         for legend in _legends(spec):
             assert legend["orient"] == "bottom" and legend["labelLimit"] <= 320
@@ -320,10 +319,230 @@ def test_lessons_own_line_charts_use_the_series_legend():
 
 
 def test_bigram_count_map_keeps_room_for_its_last_tilted_label():
-    from lessons.bigram.parts import _count_map_spec
-
-    spec = _count_map_spec("next", "previous", "share", 400)
+    spec = charts.scrolling_heatmap_spec(charts.MapTitles("next", "previous", "share"), 400)
     limit = spec["layer"][0]["encoding"]["x"]["axis"]["labelLimit"]
     angle = spec["layer"][0]["encoding"]["x"]["axis"]["labelAngle"]
     reach = limit * np.cos(np.radians(angle))  # how far right the longest label reaches
     assert spec["padding"]["right"] >= reach
+
+
+# --- every builder: marks, encodings, titles from its arguments --------------------------------
+
+
+def titles_of(spec: dict, channel: str) -> set:
+    """The titles of every layer's ``channel`` encoding that is bound to a field."""
+    return {enc.get("title") for enc in with_channel(spec, channel)}
+
+
+def tooltip_titles(spec: dict) -> set:
+    return {tip["title"] for layer in layers(spec) for tip in layer["encoding"].get("tooltip", [])}
+
+
+def test_bar_spec_marks_titles_and_masked_bars_grey():
+    spec = charts.bar_spec("Key A", "Weight B")
+    assert mark_types(spec) == ["bar", "text", "point"]  # bars, values, the invisible headroom
+    assert titles_of(spec, "x") == {"Key A"} and titles_of(spec, "y") == {"Weight B"}
+    (colour,) = with_channel(spec, "color")
+    assert dict(zip(colour["scale"]["domain"], colour["scale"]["range"], strict=True))["masked"] == "#9e9e9e"
+    assert tooltip_titles(spec) == {"Key A", "Weight B"}
+    assert spec["height"] == 240 and charts.bar_spec("a", "b", height=300)["height"] == 300
+
+
+def test_grouped_bar_spec_offsets_the_series_and_titles_every_part():
+    spec = grouped()
+    assert mark_types(spec) == ["bar", "text", "point"]
+    (bar, *_) = layers(spec)
+    assert bar["encoding"]["xOffset"]["field"] == "series"
+    assert bar["encoding"]["color"]["title"] == "Series"
+    assert titles_of(spec, "x") == {"Token"}
+    assert tooltip_titles(spec) == {"Token", "Weight", "Series"}
+
+
+@pytest.mark.parametrize("slanted", [False, True])
+def test_dense_grouped_bars_are_bars_only_and_tilt_when_slanted(slanted):
+    spec = charts.dense_grouped_bar_spec("Token", "Chance", "Who", slanted)
+    assert spec is charts.dense_grouped_bar_spec("Token", "Chance", "Who", slanted)
+    assert mark_types(spec) == ["bar"]
+    assert titles_of(spec, "y") == {"Chance"} and titles_of(spec, "color") == {"Who"}
+    (x,) = with_channel(spec, "x")
+    assert (x["axis"]["labelAngle"] != 0) is slanted
+
+
+def test_dense_grouped_bars_are_taller_when_slanted():
+    tall, flat = (charts.dense_grouped_bar_spec("Token", "Chance", "Who", k)["height"] for k in (True, False))
+    assert tall > flat  # the tilted labels need room below the bars
+
+
+def test_heatmap_marks_encodings_and_masked_cells_grey():
+    spec = heatmap()
+    assert mark_types(spec) == ["rect", "text"]
+    cells, text = layers(spec)
+    assert cells["encoding"]["color"]["condition"] == {"test": "datum.masked", "value": "#9e9e9e"}
+    assert cells["encoding"]["color"]["scale"] == {"scheme": "blues", "domain": [0, 1]}
+    assert text["encoding"]["text"]["field"] == "text"
+    assert text["encoding"]["color"]["condition"] == {"test": "datum.dark", "value": "white"}
+    assert text["encoding"]["color"]["value"] == "black"
+    assert tooltip_titles(spec) == set(TITLES)
+    diverging = layers(heatmap(diverging=True))[0]["encoding"]["color"]["scale"]
+    assert diverging == {"scheme": "blueorange", "domainMid": 0}
+
+
+def test_heatmap_outlines_the_chosen_row_only_when_asked():
+    spec = heatmap(cells=charts.Cells(outline_chosen=True))
+    assert mark_types(spec) == ["rect", "text", "rect"]
+    outline = layers(spec)[2]
+    assert outline["mark"]["filled"] is False
+    assert outline["transform"] == [{"filter": "datum.chosen"}]
+    assert "x" not in outline["encoding"]  # spans the whole row
+
+
+def test_heatmap_options_are_small_hashable_values():
+    for option in (charts.MapTitles("a", "b", "c"), charts.Labels(angle=-40), charts.Cells(width=25)):
+        assert hash(option) == hash(type(option)(**vars(option)))
+        with pytest.raises(AttributeError):
+            option.x = "changed"  # frozen: a cached spec's key cannot change under it
+
+
+def test_sized_heatmap_grows_with_its_rows_and_keeps_its_legend_option():
+    titles = charts.MapTitles("Key", "Query", "Score", "grey = hidden")
+    small, large = (charts.sized_heatmap_spec(titles, n, diverging=True, legend="top") for n in (3, 8))
+    assert large["height"] > small["height"]
+    assert colour_legends(small)[0]["orient"] == "top"
+    assert colour_legends(charts.sized_heatmap_spec(titles, 3, legend=False)) == [None]
+    assert small["title"]["text"] == "grey = hidden"
+    assert titles_of(small, "x") == {"Key"} and titles_of(small, "y") == {"Query"}
+    assert titles_of(small, "color") == {"Score"}
+
+
+def test_small_heatmap_has_no_axis_titles_nor_legend_but_says_them_in_the_tooltip():
+    spec = charts.small_heatmap_spec(charts.MapTitles("Key", "Query", "Weight"), 5)
+    assert titles_of(spec, "x") == {None} and titles_of(spec, "y") == {None}
+    assert colour_legends(spec) == [None]
+    assert {"Key", "Query", "Weight"} <= tooltip_titles(spec)
+    texts = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["text"]]
+    assert texts[0]["mark"]["fontSize"] < layers(heatmap())[1]["mark"]["fontSize"]
+    assert charts.small_heatmap_spec(charts.MapTitles("Key", "Query", "Weight"), 9)["height"] > spec["height"]
+
+
+def test_scrolling_heatmap_has_fixed_cells_and_the_legend_on_top():
+    spec = charts.scrolling_heatmap_spec(charts.MapTitles("next", "previous", "share"), 400)
+    assert spec["width"] == {"step": 25}
+    assert colour_legends(spec)[0]["orient"] == "top"
+    assert titles_of(spec, "x") == {"next"} and titles_of(spec, "color") == {"share"}
+    assert all(x["axis"]["labelAngle"] < 0 for x in with_channel(spec, "x"))
+
+
+def test_matrix_spec_draws_numeric_cells_with_the_diverging_scale():
+    spec = charts.matrix_spec("Dimension", "Position", "Value")
+    assert mark_types(spec) == ["rect"]
+    assert spec["encoding"]["x"]["field"] == "x0" and spec["encoding"]["x2"]["field"] == "x1"
+    assert spec["encoding"]["y"]["scale"]["reverse"] is True  # row 0 at the top
+    assert spec["encoding"]["color"]["scale"] == {"scheme": "blueorange", "domainMid": 0}
+    assert charts.matrix_spec("a", "b", "c", unit_range=True)["encoding"]["color"]["scale"]["domain"] == [
+        -1,
+        1,
+    ]
+    assert (spec["encoding"]["x"]["title"], spec["encoding"]["y"]["title"]) == ("Dimension", "Position")
+    assert tooltip_titles(spec) == {"Dimension", "Position", "Value"}
+
+
+def test_line_specs_draw_lines_per_series_with_their_titles():
+    for spec in (charts.line_spec("Step", "Loss", "Run"), charts.count_line_spec("Step", "Loss", "Run")):
+        assert mark_types(spec) == ["line"]
+        assert spec["encoding"]["color"]["field"] == "series"
+        assert spec["encoding"]["x"]["title"] == "Step" and spec["encoding"]["y"]["title"] == "Loss"
+        assert tooltip_titles(spec) == {"Step", "Loss", "Run"}
+    assert charts.count_line_spec("Step", "Loss", "Run")["encoding"]["x"]["axis"]["tickMinStep"] == 1
+    assert charts.line_spec("a", "b", "c", log_x=True)["encoding"]["x"]["scale"]["type"] == "log"
+
+
+def test_log_line_spec_marks_the_last_series_as_one_point():
+    spec = charts.log_line_spec("d_k", "Spread", "Series", ("a", "b", "you"), (1.0, 10.0), (0.5, 8.0))
+    assert mark_types(spec) == ["line", "point"]
+    lines, point = layers(spec)
+    assert lines["transform"] == [{"filter": "datum.series_order < 2"}]
+    assert point["transform"] == [{"filter": "datum.series_order == 2"}]
+    for layer in (lines, point):
+        enc = layer["encoding"]
+        assert enc["color"]["scale"]["domain"] == ["a", "b", "you"]
+        assert len(set(enc["color"]["scale"]["range"])) == 3
+        assert enc["x"]["scale"]["type"] == "log" and enc["x"]["axis"]["values"] == [1.0, 10.0]
+        assert enc["y"]["scale"]["type"] == "log" and enc["y"]["axis"]["values"] == [0.5, 8.0]
+        assert enc["x"]["title"] == "d_k" and enc["y"]["title"] == "Spread"
+    linear_y = layers(charts.log_line_spec("d_k", "Spread", "Series", ("a", "you"), (1.0, 10.0)))[0]
+    assert linear_y["encoding"]["y"]["scale"] == {"zero": True}
+
+
+def test_wave_spec_folds_the_named_columns_sin_solid_cos_dashed():
+    spec = charts.wave_spec("Position", "Value", "Dim", ("d0 sin", "d1 cos"), False)
+    assert mark_types(spec) == ["line"]
+    assert spec["transform"] == [{"fold": ["d0 sin", "d1 cos"], "as": ["series", "y"]}]
+    assert spec["encoding"]["strokeDash"]["scale"]["range"] == [[1, 0], [6, 3]]
+    assert spec["encoding"]["y"]["scale"]["domain"] == [-1, 1]
+    assert tooltip_titles(spec) == {"Position", "Value", "Dim"}
+
+
+# --- white text on dark cells: one rule, one threshold -----------------------------------------
+
+# Vega's "blues" and "blueorange" schemes (vega-scale), interpolated in RGB as Vega does.
+VEGA_SCHEMES = {
+    "blues": "cfe1f2bed8eca8cee58fc1de74b2d75ba3cf4592c63181bd206fb2125ca40a4a90",
+    "blueorange": "134b852f78b35da2cb9dcae1d2e5eff2f0ebfce0bafbbf74e8932fc5690d994a07",
+}
+
+
+def contrast_with_white_and_black(scheme: str, position: float) -> tuple[float, float]:
+    """WCAG contrast ratios of white and of black text on the scheme's colour at ``position``."""
+    hexes = VEGA_SCHEMES[scheme]
+    stops = np.array(
+        [[int(hexes[i + j : i + j + 2], 16) for j in (0, 2, 4)] for i in range(0, len(hexes), 6)]
+    )
+    where = position * (len(stops) - 1)
+    i = min(int(where), len(stops) - 2)
+    rgb = (stops[i] + (where - i) * (stops[i + 1] - stops[i])) / 255
+    linear = np.where(rgb <= 0.04045, rgb / 12.92, ((rgb + 0.055) / 1.055) ** 2.4)
+    luminance = float(linear @ [0.2126, 0.7152, 0.0722])
+    return 1.05 / (luminance + 0.05), (luminance + 0.05) / 0.05
+
+
+@pytest.mark.parametrize(
+    ("scheme", "position"),
+    [("blues", 0.1), ("blues", 0.5), ("blueorange", 0.5), ("blueorange", 0.3)],
+)
+def test_cells_short_of_the_threshold_read_better_in_black(scheme, position):
+    white, black = contrast_with_white_and_black(scheme, position)
+    assert black > white
+
+
+@pytest.mark.parametrize(("scheme", "position"), [("blues", 0.8), ("blues", 1.0), ("blueorange", 0.05)])
+def test_cells_well_past_the_threshold_read_better_in_white(scheme, position):
+    white, black = contrast_with_white_and_black(scheme, position)
+    assert white > black and white >= 4.5
+
+
+def test_dark_text_threshold_on_both_sides_of_the_sequential_scale():
+    below, above = charts.DARK_TEXT_FROM - 0.01, charts.DARK_TEXT_FROM + 0.01
+    assert 0.7 <= charts.DARK_TEXT_FROM <= 0.8  # where white starts to beat black on "blues"
+    weights = np.array([[0.0, 0.3, below], [above, 0.9, 1.0]])
+    assert charts.dark_cells(weights).tolist() == [[False, False, False], [True, True, True]]
+    frame = charts.weights_frame(["a", "b"], ["x", "y", "z"], weights, None)
+    assert frame["dark"].tolist() == [False, False, False, True, True, True]
+
+
+def test_dark_text_threshold_on_both_sides_of_the_diverging_scale():
+    # the scale runs from 0 to the largest value (4) and, on its own, to the smallest (-2)
+    t = charts.DARK_TEXT_FROM
+    values = np.array([4.0, 4 * (t + 0.01), 4 * (t - 0.01), 0.0, -2 * (t - 0.01), -2 * (t + 0.01), -2.0])
+    assert charts.dark_cells(values, diverging=True).tolist() == [True, True, False, False, False, True, True]
+    frame = charts.heatmap_frame(
+        ["r"], list("abcdefg"), values[None, :], values[None, :].astype(str), diverging=True
+    )
+    assert frame["dark"].tolist() == [True, True, False, False, False, True, True]
+
+
+def test_masked_cells_count_as_zero_and_never_get_white_text():
+    values = np.array([[1.0, 0.9], [-3.0, 0.2]])
+    masked = np.array([[True, False], [True, False]])
+    frame = charts.heatmap_frame(["a", "b"], ["x", "y"], values, values.astype(str), masked, diverging=True)
+    assert frame["value"].tolist() == [0.0, 0.9, 0.0, 0.2]
+    assert frame["dark"].tolist() == [False, True, False, False]  # 0.9 is the largest shown value

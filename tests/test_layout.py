@@ -52,3 +52,28 @@ def test_a_lesson_uses_the_shared_ui_through_its_public_surface(path):
             assert set(names) <= set(lesson_core.ui.__all__), path
         if module.startswith("lessons"):
             assert module.split(".")[:2] == ["lessons", own] or module == f"lessons.{own}", path
+
+
+CHARTS = ROOT / "lesson_core" / "ui" / "charts"
+
+
+def imported_modules(path: Path) -> set[str]:
+    """The top-level name of every module ``path`` imports (``altair`` for ``import altair.vegalite``)."""
+    names = set()
+    for node in imports(path):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_only_the_charts_package_imports_altair():
+    sources = [*(ROOT / "lesson_core").rglob("*.py"), *(ROOT / "lessons").rglob("*.py")]
+    assert any(CHARTS in path.parents for path in sources)  # the walk does reach the charts
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in sources
+        if CHARTS not in path.parents and "altair" in imported_modules(path)
+    ]
+    assert offenders == []

@@ -276,18 +276,17 @@ def weights_map(
     height = max(220, 34 * len(labels) + 60, 44 * len(labels) + 110 if len(labels) <= 6 else 0)
     slanted = long_labels(labels)
     spec = charts.heatmap_spec(
-        t("ui.col.key_token"),
-        t("ui.col.query"),
-        t("ui.col.weight"),
-        legend,
-        height=height + (110 if slanted else 0),
+        charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), legend),
+        height + (110 if slanted else 0),
         selectable=pick_into is not None,
-        # upright on a phone, where ten labels side by side would overlap
-        label_angle="width < 480 ? -90 : -40" if slanted else "width < 480 ? -90 : 0",
-        label_align="left" if slanted else None,
-        row_label_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
+        labels=charts.Labels(
+            # upright on a phone, where ten labels side by side would overlap
+            angle="width < 480 ? -90 : -40" if slanted else "width < 480 ? -90 : 0",
+            align="left" if slanted else None,
+            row_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
+        ),
+        cells=charts.Cells(outline_chosen=chosen is not None),
         legend=not slanted,  # every cell shows its number: on a phone the width goes to the cells
-        outline_rows=chosen is not None,
         pad_right=70 if slanted else None,
     )
     frame = charts.weights_frame(labels, labels, weights, allowed, chosen_row=chosen)

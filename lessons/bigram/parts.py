@@ -117,30 +117,6 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
         button.button(t("bigram.add.remove_button"), key="bg_remove", on_click=_remove)
 
 
-# Room at the right of the count map for the last column's tilted label: at most
-# label_limit (150 px) long at 40°, it reaches 150 · cos 40° ≈ 115 px right.
-LAST_LABEL_ROOM = 120
-
-
-def _count_map_spec(x_title: str, y_title: str, colour_title: str, height: int) -> dict:
-    """The shared heatmap with slanted column labels (long tokens never overlap),
-    the colour scale on top and fixed cells: on a narrow screen the map scrolls
-    instead of squeezing. Room at the right keeps the last label inside the chart."""
-    return charts.heatmap_spec(
-        x_title,
-        y_title,
-        colour_title,
-        "",
-        height=height,
-        label_angle=-40,
-        label_limit=150,
-        row_label_limit=190,
-        legend="top",
-        cell_width=25,
-        pad_right=LAST_LABEL_ROOM,
-    )
-
-
 def count_map(sentences: Sequence[Sentence]) -> None:
     """The bigram count table: rows = previous token, columns = next token, the
     count in every cell, the colour = the cell's share of its row (the bigram's
@@ -151,14 +127,12 @@ def count_map(sentences: Sequence[Sentence]) -> None:
         st.caption(t("bigram.counts.truncated", shown=len(keep), total=len(model.vocab)))
     tokens = [model.vocab[i] for i in keep]
     counts, shares = (m[np.ix_(keep, keep)] for m in (model.counts, model.probabilities))
-    spec = _count_map_spec(
-        t("bigram.counts.x_title"),
-        t("bigram.counts.y_title"),
-        t("bigram.counts.colour_title"),
-        max(300, 26 * len(tokens) + 150),
+    titles = charts.MapTitles(
+        t("bigram.counts.x_title"), t("bigram.counts.y_title"), t("bigram.counts.colour_title")
     )
+    spec = charts.scrolling_heatmap_spec(titles, max(300, 26 * len(tokens) + 150))
     labels = [gloss(x) for x in tokens]
-    frame = charts.heatmap_frame(labels, labels, shares, counts.astype(str), dark=shares > 0.55)
+    frame = charts.heatmap_frame(labels, labels, shares, counts.astype(str))
     with st.container(height=spec["height"] + 24, border=False):  # scrolls sideways on a phone
         st.vega_lite_chart(frame, spec, width="content", alt=t("bigram.counts.alt", n=len(model.vocab)))
 
@@ -177,13 +151,6 @@ def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = F
     return words + t("bigram.lab.more", n=rest) if rest > 0 else words
 
 
-def _compare_spec(x_title: str, y_title: str, series_title: str) -> dict:
-    """The shared grouped bars with slanted labels, so long tokens never overlap."""
-    return charts.grouped_bar_spec(
-        x_title, y_title, series_title, height=380, label_angle=-40, label_limit=150
-    )
-
-
 def compare_bars(comp: PrefixComparison) -> None:
     """The bigram's next-token distribution next to the corpus's, over the tokens
     either gives a chance to."""
@@ -192,7 +159,14 @@ def compare_bars(comp: PrefixComparison) -> None:
         t("bigram.lab.series_bigram", last=gloss(comp.prefix[-1])): comp.bigram[shown],
         t("bigram.lab.series_corpus", prefix=glossed(comp.prefix)): comp.corpus[shown],
     }
-    spec = _compare_spec(t("bigram.lab.x_title"), t("bigram.lab.y_title"), t("bigram.lab.series_title"))
+    spec = charts.grouped_bar_spec(  # slanted labels, so long tokens never overlap
+        t("bigram.lab.x_title"),
+        t("bigram.lab.y_title"),
+        t("bigram.lab.series_title"),
+        height=380,
+        label_angle=-40,
+        label_limit=150,
+    )
     frame = charts.grouped_bar_frame([gloss(comp.vocab[i]) for i in shown], series, _bar_text)
     charts.show(frame, spec, t("bigram.lab.alt", prefix=" ".join(comp.prefix), tv=pct(comp.tv)))
 
@@ -254,13 +228,9 @@ def uniform_map(tokens: Sequence[str], weights: np.ndarray) -> None:
     labels = [gloss(x) for x in tokens]
     slanted = max(map(len, labels)) > 4  # English glosses: tilt the column labels so they fit
     spec = charts.heatmap_spec(
-        t("bigram.uniform.map_x"),
-        t("bigram.uniform.map_y"),
-        t("ui.col.weight"),
-        "",
-        height=360 if slanted else 300,
-        label_angle=-40 if slanted else 0,
-        label_align="left" if slanted else None,
+        charts.MapTitles(t("bigram.uniform.map_x"), t("bigram.uniform.map_y"), t("ui.col.weight")),
+        360 if slanted else 300,
+        labels=charts.Labels(angle=-40, align="left") if slanted else charts.Labels(),
     )
     frame = charts.weights_frame(labels, labels, weights, None)
     charts.show(frame, spec, t("bigram.uniform.map_alt", n=len(tokens)))

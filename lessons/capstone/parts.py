@@ -216,13 +216,6 @@ def _count_text(size: int, times: int) -> str:
 # --- training: the loss chart and how it went ----------------------------------------
 
 
-def _loss_spec(x_title: str, y_title: str, series_title: str, steps: int, points: bool) -> dict:
-    """The line chart with its x axis fixed to the whole run, so the curve grows
-    from left to right while training; ``points`` marks every step (so that a run
-    that diverged after a step or two still shows something)."""
-    return charts.line_spec(x_title, y_title, series_title, points=points, x_domain=(0, steps))
-
-
 def loss_chart(losses: np.ndarray, steps: int) -> None:
     """The loss at every step so far, and the target as a flat second line."""
     x = np.arange(1, len(losses) + 1)
@@ -233,12 +226,12 @@ def loss_chart(losses: np.ndarray, steps: int) -> None:
             t("capstone.chart.target", target=num(LOSS_TARGET)): np.full(len(x), LOSS_TARGET),
         },
     )
-    spec = _loss_spec(
+    spec = charts.line_spec(  # x fixed to the whole run: the curve grows from left to right
         t("capstone.chart.x"),
         t("capstone.chart.y"),
         t("capstone.chart.series"),
-        steps,
-        len(losses) < FEW_POINTS,
+        points=len(losses) < FEW_POINTS,  # a run that diverged after a step or two still shows
+        x_domain=(0, steps),
     )
     charts.show(
         frame, spec, t_count("capstone.chart.alt", len(losses), steps=len(losses), target=num(LOSS_TARGET))
@@ -314,21 +307,6 @@ def token_select(
     return tuple((chosen or prefix_text(default)).split(" "))
 
 
-def _bars_spec(x_title: str, y_title: str, series_title: str, slanted: bool) -> dict:
-    """Grouped bars only: three bars per token leave no room for printed values
-    (they are in the tooltips and in the text below), so they are left out, and
-    the y axis shows the percentages."""
-    return charts.grouped_bar_spec(
-        x_title,
-        y_title,
-        series_title,
-        height=440 if slanted else 320,  # the whole chart, labels included, fits this height
-        label_angle=-40 if slanted else 0,
-        label_limit=160 if slanted else None,
-        values=False,
-    )
-
-
 def _bar_text(p: float) -> str:
     """A bar's percentage, or nothing below half a percent."""
     return pct(p, 0) if p >= 0.005 else ""
@@ -355,7 +333,7 @@ def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) 
     }
     shown = shown_tokens(list(dist.values()))
     labels = [gloss(VOCAB.tokens[i]) for i in shown]
-    spec = _bars_spec(
+    spec = charts.dense_grouped_bar_spec(  # the values are in the tooltips and in the text below
         t("capstone.predict.x"),
         t("capstone.predict.y"),
         t("capstone.predict.series"),
@@ -434,23 +412,6 @@ def generation_section(result: TrainResult) -> None:
 # --- attention maps -----------------------------------------------------------------------
 
 
-def _small_map_spec(n: int, key_title: str, query_title: str, weight_title: str) -> dict:
-    """charts.heatmap_spec made small enough for four maps side by side: no axis
-    titles or colour legend (one caption explains them all), slanted key labels."""
-    return charts.heatmap_spec(
-        key_title,
-        query_title,
-        weight_title,
-        "",
-        height=26 * n + 70,
-        label_angle=-50,
-        label_limit=90,
-        axis_titles=False,
-        legend=False,
-        font_size=10,
-    )
-
-
 def small_map(labels: Sequence[str], weights: np.ndarray, alt_text: str) -> None:
     """One head's weights; rows = queries, columns = keys, grey = masked, the weight
     in percent written in every cell of at least SMALL_MAP_TEXT.
@@ -459,8 +420,9 @@ def small_map(labels: Sequence[str], weights: np.ndarray, alt_text: str) -> None
     n = len(labels)
     blocked = ~causal_mask(n)
     texts = np.where(blocked | (weights < SMALL_MAP_TEXT), "", np.char.mod("%.0f", 100 * weights))
-    frame = charts.heatmap_frame(labels, labels, weights, texts, masked=blocked, dark=weights > 0.5)
-    spec = _small_map_spec(n, t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"))
+    frame = charts.heatmap_frame(labels, labels, weights, texts, masked=blocked)
+    titles = charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"))
+    spec = charts.small_heatmap_spec(titles, n)
     charts.show(frame, spec, alt_text)
 
 

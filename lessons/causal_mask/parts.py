@@ -62,27 +62,16 @@ def pairs_table(tokens: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
     return pairs
 
 
-def _spec(
-    x_title: str, y_title: str, colour: str, masked_label: str, n: int, diverging: bool, legend: bool | str
-) -> dict:
-    """charts.heatmap_spec sized for ``n`` rows. ``legend``: False for none (the 0/1 mask,
-    whose colours say nothing more than its numbers), "top" for a colour scale above the
-    map, which keeps a half-width column's room for the cells."""
-    height = 44 * n + (150 if legend == "top" else 110)
-    return charts.heatmap_spec(
-        x_title, y_title, colour, masked_label, height=height, diverging=diverging, legend=legend
-    )
-
-
 def _heatmap(
-    tokens, values, texts, blocked, dark, colour, label, alt, diverging=False, legend: bool | str = True
+    tokens, values, texts, blocked, colour, label, alt, diverging=False, legend: bool | str = True
 ) -> None:
     """Draw an [n, n] map: rows = queries (glossed), columns = keys (bare tokens);
     blocked cells grey (their value is not used), every cell labelled."""
     labels = [gloss(tok) for tok in tokens]
-    spec = _spec(t("ui.col.key_token"), t("ui.col.query"), colour, label, len(tokens), diverging, legend)
-    values = np.where(blocked, 0.0, values)
-    charts.show(charts.heatmap_frame(labels, list(tokens), values, texts, blocked, dark), spec, alt)
+    titles = charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), colour, label)
+    spec = charts.sized_heatmap_spec(titles, len(tokens), diverging=diverging, legend=legend)
+    frame = charts.heatmap_frame(labels, list(tokens), values, texts, blocked, diverging=diverging)
+    charts.show(frame, spec, alt)
 
 
 def vectors_table(tokens: Sequence[str], vectors: np.ndarray) -> None:
@@ -103,7 +92,7 @@ def mask_map(tokens: Sequence[str], allowed: np.ndarray) -> None:
     texts = np.where(allowed, "1", "0")
     legend, alt = t("causal_mask.matrix.mask_legend"), t("causal_mask.matrix.mask_alt", n=len(tokens))
     colour = t("causal_mask.matrix.may_see")
-    _heatmap(tokens, allowed.astype(float), texts, ~allowed, allowed, colour, legend, alt, legend=False)
+    _heatmap(tokens, allowed.astype(float), texts, ~allowed, colour, legend, alt, legend=False)
 
 
 def scores_map(tokens: Sequence[str], scores: np.ndarray, allowed: np.ndarray | None, which: str) -> None:
@@ -115,10 +104,9 @@ def scores_map(tokens: Sequence[str], scores: np.ndarray, allowed: np.ndarray | 
     blocked = np.zeros(scores.shape, dtype=bool) if allowed is None else ~allowed
     texts = np.vectorize(tables.score_text, otypes=[object])(scores)
     finite = np.where(blocked, 0.0, scores)
-    dark = np.abs(finite) > 0.55 * np.max(np.abs(finite), initial=1e-12)
     label = t(f"causal_mask.matrix.{which}_legend")
     colour = t("causal_mask.matrix.scores_colour")
-    _heatmap(tokens, finite, texts, blocked, dark, colour, label, alt, diverging=True, legend="top")
+    _heatmap(tokens, finite, texts, blocked, colour, label, alt, diverging=True, legend="top")
     st.caption(t(f"causal_mask.matrix.{which}_caption"))
 
 
@@ -128,7 +116,7 @@ def leak_map(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, fi
     texts = np.vectorize(lambda w: f"{100 * w:.0f}%", otypes=[object])(weights)
     texts = np.where((weights > 0) & (weights < 0.005), "<1%", texts)  # never "0%" unless exactly 0
     legend, alt = t("causal_mask.fill.legend"), t("causal_mask.fill.alt", fill=fill)
-    _heatmap(tokens, weights, texts, ~allowed, weights > 0.5, t("ui.col.weight"), legend, alt, legend="top")
+    _heatmap(tokens, weights, texts, ~allowed, t("ui.col.weight"), legend, alt, legend="top")
 
 
 def sums_table(tokens: Sequence[str], weights: np.ndarray, leaks: np.ndarray) -> None:

@@ -16,40 +16,24 @@ HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
 MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back
 
 
-def narrow_heatmap_spec(x_title: str, y_title: str, colour_title: str, legend: str) -> dict:
-    """The shared weights heatmap with its column labels tilted, so that ten
-    tokens fit in a half-width column (two heads side by side)."""
-    return charts.heatmap_spec(
-        x_title,
-        y_title,
-        colour_title,
-        legend,
-        height=400,
-        label_angle=-45,
-        label_align="left",
-        label_baseline="middle",
-    )
-
-
 def narrow_weights_map(
     tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, alt_text: str
 ) -> None:
     """views.weights_map for half a page's width: bare tokens on both axes (the
     glosses are on the bar chart above), column labels tilted."""
-    spec = narrow_heatmap_spec(
-        t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), t("ui.masked_legend")
+    spec = charts.heatmap_spec(  # ten tokens fit in a half-width column (two heads side by side)
+        charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), t("ui.masked_legend")),
+        400,
+        labels=charts.Labels(angle=-45, align="left", baseline="middle"),
     )
     charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
 
 
-def slanted_grouped_bar_spec(x_title: str, y_title: str, series_title: str) -> dict:
-    """The shared grouped bars with tilted labels, so that ten glossed tokens all show."""
-    return charts.grouped_bar_spec(x_title, y_title, series_title, label_angle=-35, label_limit=160)
-
-
 def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
     """Both heads' weights for one query, side by side per key token."""
-    spec = slanted_grouped_bar_spec(t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.series"))
+    spec = charts.grouped_bar_spec(  # tilted labels, so that ten glossed tokens all show
+        t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.series"), label_angle=-35, label_limit=160
+    )
     charts.show(charts.grouped_bar_frame(labels, series, pct), spec, alt_text)
 
 
@@ -242,17 +226,10 @@ def matrix_heatmap(
     tokens: Sequence[str], values: np.ndarray, cols: Sequence[str], x_key: str, alt: str
 ) -> None:
     """A small signed matrix (rows = tokens) with its value in every cell."""
-    spec = charts.heatmap_spec(
-        t(x_key), t("ui.col.token"), t("multi_head.run.value"), "", height=400, diverging=True
-    )
+    titles = charts.MapTitles(t(x_key), t("ui.col.token"), t("multi_head.run.value"))
+    spec = charts.heatmap_spec(titles, 400, diverging=True)
     texts = np.vectorize(lambda x: num(x, 2))(values)
-    frame = charts.heatmap_frame(
-        list(tokens),
-        cols,
-        values,
-        texts,
-        dark=np.abs(values) > 0.6 * np.abs(values).max(initial=1e-12),
-    )
+    frame = charts.heatmap_frame(list(tokens), cols, values, texts, diverging=True)
     charts.show(frame, spec, alt)
 
 

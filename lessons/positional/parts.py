@@ -4,10 +4,8 @@ too many), with specs built once and fed new data on every rerun."""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -26,7 +24,6 @@ MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
 D_MODELS = tuple(range(2, 129, 2))  # only even widths: sin and cos come in pairs
 DEFAULT_D_MODEL = 16
 WAVE_DIMS = 4
-WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colour-blind safe
 
 
 def size_controls() -> tuple[int, int]:
@@ -105,41 +102,6 @@ def placed_table(placed: PlacedToken) -> None:
     st.dataframe(frame, hide_index=True)
 
 
-@functools.lru_cache(maxsize=16)
-def wave_spec(
-    x_title: str, y_title: str, series_title: str, series: tuple[str, ...], points: bool, height: int = 280
-) -> dict:
-    """Lines of each column named in ``series`` over ``x`` (a wide frame, folded
-    into long form by Vega-Lite: numeric columns only, so the data is cheap to
-    send): four colour-blind-safe colours, sin dimensions solid, cos dashed."""
-    colour = alt.Color(
-        "series:N",
-        title=series_title,
-        scale=alt.Scale(domain=list(series), range=WAVE_COLOURS[: len(series)]),
-        legend=charts.series_legend(columns=2),
-    )
-    dashes = [[1, 0] if i % 2 == 0 else [6, 3] for i in range(len(series))]
-    dash = alt.StrokeDash("series:N", scale=alt.Scale(domain=list(series), range=dashes), legend=None)
-    tooltip = [
-        alt.Tooltip("series:N", title=series_title),
-        alt.Tooltip("x:Q", title=x_title),
-        alt.Tooltip("y:Q", title=y_title, format=".3f"),
-    ]
-    line = (
-        alt.Chart()
-        .transform_fold(list(series), as_=["series", "y"])
-        .mark_line(point=points)
-        .encode(
-            x=alt.X("x:Q", title=x_title),
-            y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[-1, 1])),
-            color=colour,
-            strokeDash=dash,
-            tooltip=tooltip,
-        )
-    )
-    return charts.freeze(line.properties(height=height))
-
-
 def waves(pe: np.ndarray) -> None:
     """The first (up to) four dimensions of the encoding as waves over position."""
     n, d = pe.shape
@@ -147,47 +109,10 @@ def waves(pe: np.ndarray) -> None:
     names = tuple(t("positional.explore.series", i=i, fn="sin" if i % 2 == 0 else "cos") for i in range(dims))
     columns = {name: pe[:, i] for i, name in enumerate(names)}
     frame = pd.DataFrame({"x": np.arange(n, dtype=np.int16), **columns})
-    spec = wave_spec(
+    spec = charts.wave_spec(
         t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 24
     )
     charts.show(frame, spec, t("positional.explore.waves_alt", n=n, dims=dims))
-
-
-@functools.lru_cache(maxsize=8)
-def matrix_spec(
-    x_title: str, y_title: str, colour_title: str, unit_range: bool = False, height: int = 360
-) -> dict:
-    """A matrix as coloured cells on numeric axes (row 0 at the top), so that
-    the ticks stay readable for 256 rows; diverging colours centred on 0 (fixed
-    to −1 … 1 with ``unit_range``), the value in the tooltip. Frame: ``matrix_frame``."""
-    scale = (
-        alt.Scale(scheme=charts.DIVERGING, domain=[-1, 1])
-        if unit_range
-        else alt.Scale(scheme=charts.DIVERGING, domainMid=0)
-    )
-    x = alt.X("x0:Q", title=x_title, scale=alt.Scale(nice=False, zero=False), axis=alt.Axis(orient="top"))
-    y = alt.Y("y0:Q", title=y_title, scale=alt.Scale(nice=False, zero=False, reverse=True))
-    tooltip = [
-        alt.Tooltip("row:Q", title=y_title),
-        alt.Tooltip("col:Q", title=x_title),
-        alt.Tooltip("value:Q", title=colour_title, format=".3f"),
-    ]
-    cells = (
-        alt.Chart()
-        .transform_calculate(
-            x0="datum.col - 0.5", x1="datum.col + 0.5", y0="datum.row - 0.5", y1="datum.row + 0.5"
-        )
-        .mark_rect()
-        .encode(
-            x=x,
-            x2="x1:Q",
-            y=y,
-            y2="y1:Q",
-            color=alt.Color("value:Q", title=colour_title, scale=scale),
-            tooltip=tooltip,
-        )
-    )
-    return charts.freeze(cells.properties(height=height))
 
 
 def matrix_frame(values: np.ndarray) -> pd.DataFrame:
@@ -208,7 +133,7 @@ def matrix_map(
     values: np.ndarray, x_key: str, y_key: str, colour_key: str, alt_text: str, unit_range: bool = False
 ) -> None:
     """Draw a matrix heatmap with catalog axis titles."""
-    spec = matrix_spec(t(x_key), t(y_key), t(colour_key), unit_range)
+    spec = charts.matrix_spec(t(x_key), t(y_key), t(colour_key), unit_range)
     charts.show(matrix_frame(values), spec, alt_text)
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import functools
 
-import altair as alt
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -30,7 +29,6 @@ N_KEYS, TOP_DRAWS = 12, 400  # keys per query, and queries per d_k, for the larg
 GRID = spread_grid(0.25, 16.0)  # spreads of the gradient curve, log-spaced
 TYPICAL_DRAWS, TYPICAL_SEED = 1000, 0
 Y_TICKS = (0.5, 1, 2, 4, 8, 16, 32)  # ticks of the logarithmic spread axis
-COLOURS = (*charts.SERIES_COLOURS, "#1b1f24")  # the last one marks the learner's choice
 
 
 @functools.lru_cache(maxsize=128)
@@ -92,7 +90,7 @@ def spread_chart(sweep: DotProductSpread, d_k: int) -> None:
         t("scaling.growth.series_scaled"),
         t("scaling.growth.series_chosen"),
     )
-    spec = log_line_spec(
+    spec = charts.log_line_spec(
         t("scaling.growth.x_title"), t("scaling.growth.y_title"), t("ui.col.series"), names, D_KS, Y_TICKS
     )
     i = D_KS.index(d_k)
@@ -154,7 +152,7 @@ def gradient_chart(curve: SpreadSoftmax, typical: np.ndarray, chosen: SpreadSoft
         t("scaling.gradient.series_chosen"),
     )
     ticks = tuple(float(x) for x in curve.spreads[:: len(curve.spreads) // 6])
-    spec = log_line_spec(
+    spec = charts.log_line_spec(
         t("scaling.gradient.x_title"), t("scaling.gradient.y_title"), t("ui.col.series"), names, ticks
     )
     lines = charts.line_frame(curve.spreads, {names[0]: typical, names[1]: curve.jacobian_size})
@@ -169,55 +167,6 @@ def gradient_chart(curve: SpreadSoftmax, typical: np.ndarray, chosen: SpreadSoft
             ref_size=num(chosen.jacobian_size[1], 3),
         )
     )
-
-
-@functools.lru_cache(maxsize=32)
-def log_line_spec(
-    x_title: str,
-    y_title: str,
-    series_title: str,
-    names: tuple[str, ...],
-    x_ticks: tuple[float, ...],
-    log_y_ticks: tuple[float, ...] = (),
-    height: int = 300,
-) -> dict:
-    """Lines over a logarithmic x axis that spans exactly the data (ticks at ``x_ticks``), one
-    per series in ``names``; the last series is a single large point (the learner's choice),
-    drawn on top. With ``log_y_ticks`` the y axis is logarithmic too.
-    Frame: ``charts.line_frame`` rows with ``series_order`` 0 … len(names) − 1."""
-    last = len(names) - 1
-    colour = alt.Color(
-        "series:N",
-        title=series_title,
-        scale=alt.Scale(domain=list(names), range=[*COLOURS[:last], COLOURS[-1]]),
-        legend=charts.series_legend(),
-    )
-    if log_y_ticks:
-        y_scale = alt.Scale(type="log", domain=[log_y_ticks[0], log_y_ticks[-1]])
-        y_axis = alt.Axis(values=list(log_y_ticks))
-    else:
-        y_scale, y_axis = alt.Scale(zero=True), alt.Axis()
-    base = alt.Chart().encode(
-        x=alt.X(
-            "x:Q", title=x_title, scale=alt.Scale(type="log", nice=False), axis=alt.Axis(values=list(x_ticks))
-        ),
-        y=alt.Y("y:Q", title=y_title, scale=y_scale, axis=y_axis),
-        color=colour,
-        tooltip=[
-            alt.Tooltip("series:N", title=series_title),
-            alt.Tooltip("x:Q", title=x_title, format=".4~g"),
-            alt.Tooltip("y:Q", title=y_title, format=".4~g"),
-        ],
-    )
-    lines = (
-        base.transform_filter(f"datum.series_order < {last}")
-        .mark_line(point=True)
-        .encode(strokeDash=alt.StrokeDash("series:N", legend=None))
-    )
-    point = base.transform_filter(f"datum.series_order == {last}").mark_point(
-        size=180, filled=True, opacity=1, stroke="white", strokeWidth=1.5
-    )
-    return charts.freeze(alt.layer(lines, point).properties(height=height))
 
 
 def temperature_summary(

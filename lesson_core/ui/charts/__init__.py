@@ -1,0 +1,93 @@
+"""Altair chart specs, built once per shape and fed new data on every rerun.
+
+Each ``*_spec`` function builds an Altair chart with no data, turns it into a
+Vega-Lite dict with ``freeze`` and caches it by its arguments (titles, height
+and the options: label angle, legend, ...; a heatmap's travel in the small
+frozen values ``MapTitles``, ``Labels`` and ``Cells``). A page pairs it with a
+long-form DataFrame from the matching ``*_frame`` function and calls ``show``.
+Moving a slider then costs a DataFrame, not a new chart.
+
+The cached dicts are shared: never modify one. A chart that needs something
+the options do not offer gets a new option here (a hashable argument, so that
+it is part of the cache key) or a new builder in this package: this package is
+the only place that imports Altair.
+
+- ``base``: colours, ``show``, ``freeze``, the series legend;
+- ``bars``: bars and grouped bars;
+- ``heatmaps``: labelled heatmaps, the dark-text rule, the numeric matrix;
+- ``lines``: line charts, logarithmic lines, waves.
+"""
+
+from lesson_core.ui.charts.bars import (
+    bar_frame,
+    bar_spec,
+    dense_grouped_bar_spec,
+    grouped_bar_frame,
+    grouped_bar_spec,
+)
+from lesson_core.ui.charts.base import (
+    CHOSEN_COLOUR,
+    DIVERGING,
+    LEGEND_LIMIT,
+    MASKED_GREY,
+    SEQUENTIAL,
+    SERIES_COLOURS,
+    WAVE_COLOURS,
+    freeze,
+    series_legend,
+    show,
+)
+from lesson_core.ui.charts.heatmaps import (
+    DARK_TEXT_FROM,
+    LAST_LABEL_ROOM,
+    Cells,
+    Labels,
+    MapTitles,
+    dark_cells,
+    heatmap_frame,
+    heatmap_spec,
+    matrix_spec,
+    row_picker,
+    scrolling_heatmap_spec,
+    sized_heatmap_spec,
+    small_heatmap_spec,
+    weights_frame,
+)
+from lesson_core.ui.charts.lines import count_line_spec, line_frame, line_spec, log_line_spec, wave_spec
+
+__all__ = [
+    "CHOSEN_COLOUR",
+    "DARK_TEXT_FROM",
+    "DIVERGING",
+    "LAST_LABEL_ROOM",
+    "LEGEND_LIMIT",
+    "MASKED_GREY",
+    "SEQUENTIAL",
+    "SERIES_COLOURS",
+    "WAVE_COLOURS",
+    "Cells",
+    "Labels",
+    "MapTitles",
+    "bar_frame",
+    "bar_spec",
+    "count_line_spec",
+    "dark_cells",
+    "dense_grouped_bar_spec",
+    "freeze",
+    "grouped_bar_frame",
+    "grouped_bar_spec",
+    "heatmap_frame",
+    "heatmap_spec",
+    "line_frame",
+    "line_spec",
+    "log_line_spec",
+    "matrix_spec",
+    "row_picker",
+    "scrolling_heatmap_spec",
+    "series_legend",
+    "show",
+    "sized_heatmap_spec",
+    "small_heatmap_spec",
+    "wave_spec",
+    "weights_frame",
+]

@@ -1,0 +1,150 @@
+"""Bar charts: one bar per label (``bar_spec``) and side-by-side bars per label
+and series (``grouped_bar_spec``), with the frames they are drawn from."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from lesson_core.ui.charts.base import (
+    MASKED_GREY,
+    SERIES_COLOURS,
+    freeze,
+    given,
+    headroom,
+    series_colour,
+    tooltips,
+)
+
+
+@functools.lru_cache(maxsize=64)
+def bar_spec(
+    x_title: str, y_title: str, height: int = 240, percent: bool = True, slanted: bool = False
+) -> dict:
+    """Bars of ``value`` per ``label`` (in ``order``), the value printed above
+    each bar, ``highlight`` rows in orange; ``slanted`` tilts long labels so
+    none is dropped. Frame: ``bar_frame``."""
+    axis = alt.Axis(labelAngle=-35 if slanted else 0, labelOverlap=False, labelLimit=160)
+    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
+    y = alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%" if percent else ".2f"))
+    base = alt.Chart().encode(x=x, y=y, tooltip=tooltips(("label:N", x_title), ("text:N", y_title)))
+    bars = base.mark_bar().encode(
+        color=alt.Color(
+            "kind:N",
+            scale=alt.Scale(
+                domain=["top", "other", "masked"], range=[SERIES_COLOURS[1], SERIES_COLOURS[0], MASKED_GREY]
+            ),
+            legend=None,
+        )
+    )
+    text = base.mark_text(dy=-7, fontSize=12).encode(text="text:N")
+    return freeze(alt.layer(bars, text, headroom(x, y_title)).properties(height=height))
+
+
+def bar_frame(
+    labels: Sequence[str],
+    values: np.ndarray,
+    texts: Sequence[str],
+    highlight: Sequence[int] | int | None = None,
+    masked: np.ndarray | None = None,
+) -> pd.DataFrame:
+    """One bar per label; ``highlight`` bars orange (the top ones), ``masked``
+    bars grey (positions the mask hides)."""
+    n = len(labels)
+    top = np.isin(np.arange(n), np.atleast_1d(highlight if highlight is not None else []))
+    hidden = np.zeros(n, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
+    return pd.DataFrame(
+        {
+            "label": list(labels),
+            "order": np.arange(n),
+            "value": np.asarray(values, dtype=float),
+            "text": list(texts),
+            "highlight": top,
+            "kind": np.where(hidden, "masked", np.where(top, "top", "other")),
+        }
+    )
+
+
+def _grouped_x(x_title: str, label_angle: int, label_limit: int | None) -> alt.X:
+    """The labels along x; tilted ones are all drawn (no overlap thinning)."""
+    axis = alt.Axis(
+        labelAngle=label_angle,
+        labelOverlap=False if label_angle else alt.Undefined,
+        labelLimit=given(label_limit),
+    )
+    return alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
+
+
+@functools.lru_cache(maxsize=64)
+def grouped_bar_spec(
+    x_title: str,
+    y_title: str,
+    series_title: str,
+    height: int = 240,
+    *,
+    label_angle: int = 0,
+    label_limit: int | None = None,
+    values: bool = True,
+) -> dict:
+    """Side-by-side bars of ``value`` per ``label`` and ``series``, values printed.
+    Frame: ``grouped_bar_frame``.
+
+    ``label_angle`` (degrees, e.g. -40) tilts the x labels and then draws every
+    one of them (no overlap thinning); ``label_limit`` caps a label's width in
+    pixels (Vega-Lite's default otherwise). ``values=False`` draws the bars only:
+    no value printed above them, and no room kept for it."""
+    x = _grouped_x(x_title, label_angle, label_limit)
+    base = alt.Chart().encode(
+        x=x,
+        xOffset=alt.XOffset("series:N", sort=alt.EncodingSortField("series_order", op="min")),
+        y=alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%")),
+        tooltip=tooltips(("label:N", x_title), ("series:N", series_title), ("text:N", y_title)),
+    )
+    bars = base.mark_bar().encode(color=series_colour(series_title))
+    if not values:
+        return freeze(alt.layer(bars).properties(height=height))
+    # On a phone two values side by side would overlap at 11 px: smaller there.
+    text = base.mark_text(dy=-7, fontSize={"expr": "width < 480 ? 8 : 11"}).encode(text="text:N")
+    return freeze(alt.layer(bars, text, headroom(x, y_title)).properties(height=height))
+
+
+def dense_grouped_bar_spec(x_title: str, y_title: str, series_title: str, slanted: bool) -> dict:
+    """Grouped bars only, for three or more bars per label: they leave no room for
+    printed values (a lesson puts them in the tooltips and in the text), so the
+    y axis shows the percentages; ``slanted`` tilts the labels (many or long
+    ones), and the whole chart, labels included, fits its height. Frame:
+    ``grouped_bar_frame``."""
+    return grouped_bar_spec(
+        x_title,
+        y_title,
+        series_title,
+        height=440 if slanted else 320,
+        label_angle=-40 if slanted else 0,
+        label_limit=160 if slanted else None,
+        values=False,
+    )
+
+
+def grouped_bar_frame(
+    labels: Sequence[str], series: dict[str, np.ndarray], fmt: Callable[[float], str]
+) -> pd.DataFrame:
+    """Long form of several value arrays over the same labels: one row per label
+    and series, in order, with the value written by ``fmt``."""
+    parts = [
+        pd.DataFrame(
+            {
+                "label": list(labels),
+                "order": np.arange(len(labels)),
+                "series": name,
+                "series_order": k,
+                "value": np.asarray(values, dtype=float),
+                "text": [fmt(v) for v in values],
+            }
+        )
+        for k, (name, values) in enumerate(series.items())
+    ]
+    return pd.concat(parts, ignore_index=True)

@@ -1,0 +1,102 @@
+"""What every chart shares: the colours, drawing a cached spec with new data,
+``freeze`` (a data-less chart as a Vega-Lite dict), the series legend and the
+small Altair pieces the spec builders of this package are made of."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+# Colour-blind-safe: a single-hue sequential scale for weights, a diverging
+# one for signed values, and a neutral grey for cells the mask blocks.
+SEQUENTIAL = "blues"
+DIVERGING = "blueorange"
+MASKED_GREY = "#9e9e9e"  # darker than the lightest blue, so it differs in lightness too
+SERIES_COLOURS = ["#1f77b4", "#ff7f0e", "#7f7f7f"]  # blue / orange / grey
+CHOSEN_COLOUR = "#1b1f24"  # the point that marks the learner's choice on a line chart
+WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colour-blind safe
+
+# A series legend below the plot, one entry per line: a phone's chart is about
+# 358 px wide, too narrow for three long series names side by side on top,
+# and a laptop's chart loses nothing by it. Labels and title longer than the
+# limit end in "…" (the full name is in the tooltip).
+LEGEND_LIMIT = 300
+
+
+def show(frame: pd.DataFrame, spec: dict[str, Any], alt_text: str, **kwargs: Any) -> Any:
+    """Draw a cached spec with this rerun's data, full width, with alt text."""
+    return st.vega_lite_chart(frame, spec, width="stretch", alt=alt_text, **kwargs)
+
+
+def freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
+    """The chart, built without data, as a Vega-Lite dict without data, ready to
+    be cached and passed to ``show`` with each rerun's frame.
+
+    Altair gives a data-less chart a placeholder dataset, which would show up as
+    an "undefined" category; this drops it (``datasets``, and ``data`` at the
+    top level and in every layer). Every spec builder of this package ends with
+    it and is cached (``functools.lru_cache``): treat the dict as read-only,
+    since every caller gets the same object."""
+    spec = chart.to_dict()
+    spec.pop("datasets", None)
+    for part in [spec, *spec.get("layer", [])]:
+        part.pop("data", None)
+    return spec
+
+
+def series_legend(**options: Any) -> alt.Legend:
+    """The legend of a chart's series (lines or grouped bars): below the plot,
+    one entry per line, labels and title cut at ``LEGEND_LIMIT`` pixels so that
+    it fits a phone's width."""
+    return alt.Legend(
+        orient="bottom",
+        direction="vertical",
+        labelLimit=LEGEND_LIMIT,
+        titleLimit=LEGEND_LIMIT,
+        **options,
+    )
+
+
+def series_colour(series_title: str) -> alt.Color:
+    """The colour of each ``series`` (in ``series_order``), colour-blind-safe,
+    with its legend below the plot."""
+    return alt.Color(
+        "series:N",
+        title=series_title,
+        sort=alt.EncodingSortField("series_order", op="min"),
+        scale=alt.Scale(range=SERIES_COLOURS),
+        legend=series_legend(),
+    )
+
+
+def tooltips(*fields: tuple[str, str] | tuple[str, str, str]) -> list[alt.Tooltip]:
+    """One tooltip line per ``(field, title)`` or ``(field, title, format)``."""
+    return [
+        alt.Tooltip(field, title=title) if not fmt else alt.Tooltip(field, title=title, format=fmt[0])
+        for field, title, *fmt in fields
+    ]
+
+
+def given(value: Any) -> Any:
+    """An optional Altair property: ``None`` leaves it out of the spec."""
+    return alt.Undefined if value is None else value
+
+
+def expr_or(value: Any) -> Any:
+    """A number as it is, a string as a Vega expression (e.g. "width < 480 ? -90 : 0")."""
+    return {"expr": value} if isinstance(value, str) else value
+
+
+def headroom(x: alt.X, y_title: str) -> alt.Chart:
+    """An invisible layer 15 % above the tallest bar, so the value printed on top
+    of it is never cut off by the edge of the chart. It shares the y axis (same
+    title, so the layered axis keeps one title)."""
+    return (
+        alt.Chart()
+        .mark_point(opacity=0)
+        .encode(x=x, y=alt.Y("room:Q", title=y_title))
+        .transform_calculate(room="datum.value * 1.15")
+    )

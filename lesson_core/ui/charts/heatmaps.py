@@ -1,0 +1,327 @@
+"""Heatmaps: a matrix of labelled cells (``heatmap_spec`` and its shapes for the
+lessons), masked cells grey, white text on dark cells by one rule
+(``dark_cells``), and the numeric matrix of many cells (``matrix_spec``)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import altair as alt
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from lesson_core.ui.charts.base import (
+    DIVERGING,
+    MASKED_GREY,
+    SEQUENTIAL,
+    SERIES_COLOURS,
+    expr_or,
+    freeze,
+    given,
+    tooltips,
+)
+
+# White text from here on: the share of the way along the colour scale, from its
+# light end (0 of ``blues`` on 0 … 1; the middle, 0, of the diverging scale) to its
+# dark end. Past it white contrasts more with the cell than black does (about
+# 4.5 : 1 each at the point itself, on ``blues`` 0.74 and ``blueorange``'s blue
+# end 0.78); short of it black does, up to 15 : 1.
+DARK_TEXT_FROM = 0.75
+
+# Room at the right of a wide map for its last column's tilted label: at most
+# 150 px long at 40°, it reaches 150 · cos 40° ≈ 115 px right.
+LAST_LABEL_ROOM = 120
+
+
+@dataclass(frozen=True)
+class MapTitles:
+    """The words of a heatmap: the titles of the columns (``x``), the rows (``y``)
+    and the colour scale, and the ``note`` above the map (e.g. "grey = masked";
+    "" when nothing is masked). ``on_axes=False`` keeps the axis titles in the
+    tooltip only."""
+
+    x: str
+    y: str
+    colour: str
+    note: str = ""
+    on_axes: bool = True
+
+
+@dataclass(frozen=True)
+class Labels:
+    """How the column labels (on top) and the row labels are drawn; None leaves
+    Vega-Lite's default. ``angle`` (degrees, e.g. -45, or a Vega expression such
+    as "width < 480 ? -90 : -40") tilts the column labels, ``limit`` caps their
+    width in pixels, ``align`` and ``baseline`` anchor them ("left", "middle",
+    ...); ``row_limit`` caps the row labels' width (pixels or an expression)."""
+
+    angle: int | str = 0
+    limit: int | None = None
+    align: str | None = None
+    baseline: str | None = None
+    row_limit: int | str | None = None
+
+
+@dataclass(frozen=True)
+class Cells:
+    """How the cells are drawn: ``font_size`` of the value written in them,
+    ``width`` of each column in pixels (the chart is then as wide as its
+    columns, not as the page; None: as the page), and ``outline_chosen`` an
+    orange frame around the rows whose ``chosen`` column is true (the query row)."""
+
+    font_size: int = 11
+    width: int | None = None
+    outline_chosen: bool = False
+
+
+def _columns(titles: MapTitles, labels: Labels) -> alt.X:
+    """The columns, labelled on top, every label drawn."""
+    return alt.X(
+        "col:N",
+        title=titles.x if titles.on_axes else None,
+        sort=alt.EncodingSortField("col_i"),
+        axis=alt.Axis(
+            orient="top",
+            labelAngle=expr_or(labels.angle),
+            labelOverlap=False,
+            labelLimit=given(labels.limit),
+            labelAlign=given(labels.align),
+            labelBaseline=given(labels.baseline),
+        ),
+    )
+
+
+def _rows(titles: MapTitles, labels: Labels) -> alt.Y:
+    """The rows, the first on top."""
+    axis = alt.Undefined if labels.row_limit is None else alt.Axis(labelLimit=expr_or(labels.row_limit))
+    return alt.Y(
+        "row:N", title=titles.y if titles.on_axes else None, sort=alt.EncodingSortField("row_i"), axis=axis
+    )
+
+
+def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color:
+    """Masked cells grey, the others by value: ``blues`` on 0 … 1, or the diverging
+    scale centred on 0; the colour legend at the right, on top or none."""
+    if legend not in (True, False, "top"):
+        raise ValueError(f'legend must be True, False or "top", not {legend!r}')
+    scale = (
+        alt.Scale(scheme=DIVERGING, domainMid=0) if diverging else alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])
+    )
+    if legend == "top":
+        key = alt.Legend(orient="top", direction="horizontal")
+    else:
+        key = alt.Undefined if legend else None  # True: Vega-Lite's legend at the right
+    return alt.condition(
+        "datum.masked",
+        alt.value(MASKED_GREY),
+        alt.Color("value:Q", title=titles.colour, scale=scale, legend=key),
+    )
+
+
+def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cells, selectable: bool) -> list:
+    """The cells, their text (white on dark cells) and the chosen row's frame."""
+    tooltip = tooltips(("row:N", titles.y), ("col:N", titles.x), ("text:N", titles.colour))
+    rects = (
+        alt.Chart().mark_rect(stroke="white", strokeWidth=1).encode(x=x, y=y, color=colour, tooltip=tooltip)
+    )
+    if selectable:
+        rects = rects.add_params(alt.selection_point(name="pick", fields=["row_i"], on="click"))
+    text = (
+        alt.Chart()
+        .mark_text(fontSize=cells.font_size)
+        .encode(
+            x=x,
+            y=y,
+            text="text:N",
+            color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
+            tooltip=tooltip,
+        )
+    )
+    if not cells.outline_chosen:
+        return [rects, text]
+    outline = (  # one frame across the whole row: a rect with no x spans the width
+        alt.Chart()
+        .mark_rect(filled=False, stroke=SERIES_COLOURS[1], strokeWidth=3)
+        .encode(y=y)
+        .transform_filter("datum.chosen")
+    )
+    return [rects, text, outline]
+
+
+@functools.lru_cache(maxsize=128)
+def heatmap_spec(
+    titles: MapTitles,
+    height: int = 380,
+    *,
+    diverging: bool = False,
+    selectable: bool = False,
+    labels: Labels = Labels(),
+    cells: Cells = Cells(),
+    legend: bool | str = True,
+    pad_right: int | None = None,
+) -> dict:
+    """A heatmap with the value written in every cell; masked cells grey, and
+    ``titles.note`` above the map. Frame: ``heatmap_frame`` (with the same
+    ``diverging``). With ``selectable`` a click on a cell selects its row
+    (selection "pick", field ``row_i``). ``legend`` is True (the colour scale at
+    the right), False (none) or "top" (above the map, horizontal); ``pad_right``
+    keeps that many pixels free at the right, for the last tilted column label."""
+    colour = _colour(titles, diverging, legend)
+    x, y = _columns(titles, labels), _rows(titles, labels)
+    chart = alt.layer(*_layers(x, y, colour, titles, cells, selectable)).properties(height=height)
+    if titles.note:  # an empty title draws nothing, so leave it out
+        chart = chart.properties(
+            title=alt.TitleParams(titles.note, anchor="end", fontSize=11, fontWeight="normal", color="#555")
+        )
+    if cells.width is not None:
+        chart = chart.properties(width=alt.Step(cells.width))
+    if pad_right is not None:
+        chart = chart.properties(padding={"left": 5, "top": 5, "bottom": 5, "right": pad_right})
+    return freeze(chart)
+
+
+def scrolling_heatmap_spec(titles: MapTitles, height: int) -> dict:
+    """A map too wide for a phone: fixed 25 px cells (it scrolls sideways instead
+    of squeezing), slanted column labels (long tokens never overlap), the colour
+    scale on top and room at the right for the last label."""
+    labels = Labels(angle=-40, limit=150, row_limit=190)
+    return heatmap_spec(
+        titles, height, labels=labels, cells=Cells(width=25), legend="top", pad_right=LAST_LABEL_ROOM
+    )
+
+
+def sized_heatmap_spec(
+    titles: MapTitles, n: int, *, diverging: bool = False, legend: bool | str = True
+) -> dict:
+    """``heatmap_spec`` as tall as ``n`` rows need. ``legend``: False for none
+    (e.g. a 0/1 mask, whose colours say nothing more than its numbers), "top"
+    for a colour scale above the map, which keeps a half-width column's room
+    for the cells."""
+    height = 44 * n + (150 if legend == "top" else 110)
+    return heatmap_spec(titles, height, diverging=diverging, legend=legend)
+
+
+def small_heatmap_spec(titles: MapTitles, n: int) -> dict:
+    """``heatmap_spec`` small enough for four ``n``-row maps side by side: no
+    axis titles or colour legend (one caption explains them all), slanted
+    column labels, smaller text."""
+    labels = Labels(angle=-50, limit=90)
+    untitled = MapTitles(titles.x, titles.y, titles.colour, titles.note, on_axes=False)
+    return heatmap_spec(untitled, 26 * n + 70, labels=labels, cells=Cells(font_size=10), legend=False)
+
+
+def dark_cells(values: np.ndarray, diverging: bool = False) -> np.ndarray:
+    """The cells that get white text: those more than ``DARK_TEXT_FROM`` of the
+    way along their colour scale from its light end. ``blues`` runs over 0 … 1;
+    the diverging scale from its middle, 0, to the largest value and to the
+    smallest, each side on its own (as ``domainMid`` draws it).
+
+    Shapes: values [...] -> [...] (bool)"""
+    values = np.asarray(values, dtype=float)
+    if not diverging:
+        return values > DARK_TEXT_FROM
+    high, low = np.max(values, initial=0.0), np.min(values, initial=0.0)
+    depth = np.zeros_like(values)
+    np.divide(values, high, out=depth, where=values > 0)
+    np.divide(values, low, out=depth, where=values < 0)
+    return depth > DARK_TEXT_FROM
+
+
+def heatmap_frame(
+    rows: Sequence[str],
+    cols: Sequence[str],
+    values: np.ndarray,
+    texts: np.ndarray,
+    masked: np.ndarray | None = None,
+    chosen_row: int | None = None,
+    *,
+    diverging: bool = False,
+) -> pd.DataFrame:
+    """Long form of an [n_rows, n_cols] matrix: one line per cell.
+
+    ``texts`` holds the label of every cell; ``masked`` cells are drawn grey
+    (give them any finite ``value``; they count as 0); ``dark_cells`` get white
+    text (``diverging`` as in the spec); the cells of ``chosen_row`` are marked
+    ``chosen`` (outlined by ``Cells(outline_chosen=True)``)."""
+    values = np.asarray(values, dtype=float)
+    n_r, n_c = values.shape
+    masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
+    shown = np.where(masked, 0.0, values)
+    return pd.DataFrame(
+        {
+            "row": np.repeat(list(rows), n_c),
+            "row_i": np.repeat(np.arange(n_r), n_c),
+            "col": np.tile(list(cols), n_r),
+            "col_i": np.tile(np.arange(n_c), n_r),
+            "value": shown.ravel(),
+            "text": np.asarray(texts, dtype=object).ravel(),
+            "masked": masked.ravel(),
+            "dark": (dark_cells(shown, diverging) & ~masked).ravel(),
+            "chosen": np.repeat(np.arange(n_r) == chosen_row, n_c),
+        }
+    )
+
+
+def weights_frame(
+    rows: Sequence[str],
+    cols: Sequence[str],
+    weights: np.ndarray,
+    allowed: np.ndarray | None,
+    chosen_row: int | None = None,
+) -> pd.DataFrame:
+    """A heatmap frame for attention weights: each cell labelled with its weight
+    in percent (the number only, so that it fits a phone-width cell), cells the
+    mask blocks labelled "—" and drawn grey, ``chosen_row`` marked."""
+    weights = np.asarray(weights, dtype=float)
+    blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
+    texts = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.0f}")(weights))
+    return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row)
+
+
+def row_picker(chart_key: str, target_key: str) -> Callable[[], None]:
+    """A callback for a ``selectable`` heatmap: a click on a cell writes the
+    cell's row index into the widget ``target_key`` (e.g. the query selectbox)."""
+
+    def pick() -> None:
+        points = st.session_state[chart_key].selection.get("pick", [])
+        if points and "row_i" in points[0]:
+            st.session_state[target_key] = int(points[0]["row_i"])
+
+    return pick
+
+
+@functools.lru_cache(maxsize=8)
+def matrix_spec(
+    x_title: str, y_title: str, colour_title: str, unit_range: bool = False, height: int = 360
+) -> dict:
+    """A matrix as coloured cells on numeric axes (row 0 at the top), so that
+    the ticks stay readable for 256 rows; diverging colours centred on 0 (fixed
+    to −1 … 1 with ``unit_range``), the value in the tooltip. Frame: numeric
+    columns ``row``, ``col`` and ``value``, one line per cell."""
+    scale = (
+        alt.Scale(scheme=DIVERGING, domain=[-1, 1])
+        if unit_range
+        else alt.Scale(scheme=DIVERGING, domainMid=0)
+    )
+    x = alt.X("x0:Q", title=x_title, scale=alt.Scale(nice=False, zero=False), axis=alt.Axis(orient="top"))
+    y = alt.Y("y0:Q", title=y_title, scale=alt.Scale(nice=False, zero=False, reverse=True))
+    tooltip = tooltips(("row:Q", y_title), ("col:Q", x_title), ("value:Q", colour_title, ".3f"))
+    cells = (
+        alt.Chart()
+        .transform_calculate(
+            x0="datum.col - 0.5", x1="datum.col + 0.5", y0="datum.row - 0.5", y1="datum.row + 0.5"
+        )
+        .mark_rect()
+        .encode(
+            x=x,
+            x2="x1:Q",
+            y=y,
+            y2="y1:Q",
+            color=alt.Color("value:Q", title=colour_title, scale=scale),
+            tooltip=tooltip,
+        )
+    )
+    return freeze(cells.properties(height=height))

@@ -1,0 +1,163 @@
+"""Line charts: lines over x, one per series (``line_spec``, ``count_line_spec``),
+over a logarithmic x with the learner's choice as a point (``log_line_spec``),
+and the waves of a wide frame folded by Vega-Lite (``wave_spec``)."""
+
+from __future__ import annotations
+
+import functools
+
+import altair as alt
+import numpy as np
+import pandas as pd
+
+from lesson_core.ui.charts.base import (
+    CHOSEN_COLOUR,
+    SERIES_COLOURS,
+    WAVE_COLOURS,
+    freeze,
+    given,
+    series_colour,
+    series_legend,
+    tooltips,
+)
+
+
+def _xy_tooltip(
+    series_title: str, x_title: str, y_title: str, x_format: str | None = ".4~g", y_format: str = ".4~g"
+) -> list[alt.Tooltip]:
+    """The series, x and y of a point, x and y in their formats (x as it is without one)."""
+    x = ("x:Q", x_title, x_format) if x_format else ("x:Q", x_title)
+    return tooltips(("series:N", series_title), x, ("y:Q", y_title, y_format))
+
+
+@functools.lru_cache(maxsize=128)
+def line_spec(
+    x_title: str,
+    y_title: str,
+    series_title: str,
+    log_x: bool = False,
+    log_y: bool = False,
+    height: int = 280,
+    points: bool = True,
+    *,
+    x_domain: tuple[float, float] | None = None,
+) -> dict:
+    """Lines of ``y`` over ``x``, one per ``series`` (colour-blind-safe colours,
+    legend below). Frame: ``line_frame``. ``x_domain`` (a (low, high) tuple)
+    fixes the x axis' range instead of fitting it to the data."""
+    x_scale = alt.Scale(type="log" if log_x else "linear", domain=given(x_domain and list(x_domain)))
+    x = alt.X("x:Q", title=x_title, scale=x_scale)
+    y = alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear"))
+    line = (
+        alt.Chart()
+        .mark_line(point=points)
+        .encode(
+            x=x,
+            y=y,
+            color=series_colour(series_title),
+            strokeDash=alt.StrokeDash("series:N", legend=None),
+            tooltip=_xy_tooltip(series_title, x_title, y_title),
+        )
+    )
+    return freeze(line.properties(height=height))
+
+
+def line_frame(x: np.ndarray, series: dict[str, np.ndarray]) -> pd.DataFrame:
+    """Long form of several y arrays over one x array."""
+    x = np.asarray(x, dtype=float)
+    return pd.concat(
+        [
+            pd.DataFrame({"x": x, "y": np.asarray(y, dtype=float), "series": name, "series_order": k})
+            for k, (name, y) in enumerate(series.items())
+        ],
+        ignore_index=True,
+    )
+
+
+@functools.lru_cache(maxsize=32)
+def count_line_spec(x_title: str, y_title: str, series_title: str, height: int = 280) -> dict:
+    """``line_spec`` for an x axis that counts something (tokens, steps): ticks
+    on whole numbers only, never 1.2 or 1.4. Frame: ``line_frame``."""
+    base = line_spec(x_title, y_title, series_title, height=height)
+    x = {**base["encoding"]["x"], "axis": {"tickMinStep": 1, "format": "d"}}
+    return {**base, "encoding": {**base["encoding"], "x": x}}
+
+
+def _log_y(log_y_ticks: tuple[float, ...]) -> tuple[alt.Scale, alt.Axis]:
+    """A logarithmic y from the first tick to the last, or a linear one from 0 with no ticks given."""
+    if log_y_ticks:
+        ticks = list(log_y_ticks)
+        return alt.Scale(type="log", domain=[ticks[0], ticks[-1]]), alt.Axis(values=ticks)
+    return alt.Scale(zero=True), alt.Axis()
+
+
+@functools.lru_cache(maxsize=32)
+def log_line_spec(
+    x_title: str,
+    y_title: str,
+    series_title: str,
+    names: tuple[str, ...],
+    x_ticks: tuple[float, ...],
+    log_y_ticks: tuple[float, ...] = (),
+    height: int = 300,
+) -> dict:
+    """Lines over a logarithmic x axis that spans exactly the data (ticks at ``x_ticks``), one
+    per series in ``names``; the last series is a single large point (the learner's choice),
+    drawn on top. With ``log_y_ticks`` the y axis is logarithmic too.
+    Frame: ``line_frame`` rows with ``series_order`` 0 … len(names) − 1."""
+    last = len(names) - 1
+    colours = (*SERIES_COLOURS, CHOSEN_COLOUR)
+    colour = alt.Color(
+        "series:N",
+        title=series_title,
+        scale=alt.Scale(domain=list(names), range=[*colours[:last], colours[-1]]),
+        legend=series_legend(),
+    )
+    y_scale, y_axis = _log_y(log_y_ticks)
+    base = alt.Chart().encode(
+        x=alt.X(
+            "x:Q", title=x_title, scale=alt.Scale(type="log", nice=False), axis=alt.Axis(values=list(x_ticks))
+        ),
+        y=alt.Y("y:Q", title=y_title, scale=y_scale, axis=y_axis),
+        color=colour,
+        tooltip=_xy_tooltip(series_title, x_title, y_title),
+    )
+    lines = (
+        base.transform_filter(f"datum.series_order < {last}")
+        .mark_line(point=True)
+        .encode(strokeDash=alt.StrokeDash("series:N", legend=None))
+    )
+    point = base.transform_filter(f"datum.series_order == {last}").mark_point(
+        size=180, filled=True, opacity=1, stroke="white", strokeWidth=1.5
+    )
+    return freeze(alt.layer(lines, point).properties(height=height))
+
+
+@functools.lru_cache(maxsize=16)
+def wave_spec(
+    x_title: str, y_title: str, series_title: str, series: tuple[str, ...], points: bool, height: int = 280
+) -> dict:
+    """Lines of each column named in ``series`` over ``x`` (a wide frame, folded
+    into long form by Vega-Lite: numeric columns only, so the data is cheap to
+    send): four colour-blind-safe colours, sin dimensions solid, cos dashed."""
+    colour = alt.Color(
+        "series:N",
+        title=series_title,
+        scale=alt.Scale(domain=list(series), range=WAVE_COLOURS[: len(series)]),
+        legend=series_legend(columns=2),
+    )
+    dashes = [[1, 0] if i % 2 == 0 else [6, 3] for i in range(len(series))]
+    dash = alt.StrokeDash("series:N", scale=alt.Scale(domain=list(series), range=dashes), legend=None)
+    line = (
+        alt.Chart()
+        .transform_fold(list(series), as_=["series", "y"])
+        .mark_line(point=points)
+        .encode(
+            x=alt.X("x:Q", title=x_title),
+            y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[-1, 1])),
+            color=colour,
+            strokeDash=dash,
+            tooltip=_xy_tooltip(series_title, x_title, y_title, x_format=None, y_format=".3f"),
+        )
+    )
+    return freeze(line.properties(height=height))
