@@ -62,6 +62,35 @@ class BlockwiseResult:
     trace: BlockTrace
 
 
+def _block_size(block: float, n_k: int) -> int:
+    """``block`` as a whole number of keys, at most n_k (at least 1); a block that is
+    not a positive integer raises ValueError."""
+    if int(block) != block or block < 1:
+        raise ValueError(f"block must be a positive integer, got {block!r}")
+    return int(min(block, max(n_k, 1)))
+
+
+def _block_scores(q: np.ndarray, k_block: np.ndarray, allowed: np.ndarray | None, scale: float) -> np.ndarray:
+    """s_B = q K_Bᵀ · scale for one block of keys [b, d_k], with −∞ where ``allowed``
+    (the mask's columns of this block, [n_q, b]) is False."""
+    s = (q @ k_block.T) * scale
+    return s if allowed is None else np.where(allowed, s, -np.inf)
+
+
+def _fold_block(
+    running_max: np.ndarray, running_sum: np.ndarray, acc: np.ndarray, s: np.ndarray, v_block: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One step of the online softmax: fold the scores s [n_q, b] of a block and its values
+    v_block [b, d_v] into the running max m, sum ℓ and weighted sum acc (rescaling the old
+    sum and acc by exp(m − m')). Returns the new (m, ℓ, acc)."""
+    new_max = np.maximum(running_max, s.max(axis=1))
+    safe = np.where(np.isfinite(new_max), new_max, 0.0)  # rows with nothing seen yet
+    with np.errstate(invalid="ignore", over="ignore"):
+        shrink = np.where(np.isfinite(running_max), np.exp(running_max - safe), 0.0)
+        e = np.exp(s - safe[:, None])
+    return new_max, running_sum * shrink + e.sum(axis=1), acc * shrink[:, None] + e @ v_block
+
+
 def blockwise_attention(
     q: np.ndarray,
     k: np.ndarray,
@@ -86,32 +115,20 @@ def blockwise_attention(
     """
     q, k, v = (np.asarray(a, dtype=float) for a in (q, k, v))
     n_q, n_k = q.shape[0], k.shape[0]
-    if int(block) != block or block < 1:
-        raise ValueError(f"block must be a positive integer, got {block!r}")
-    block = int(min(block, max(n_k, 1)))
+    block = _block_size(block, n_k)
+    allowed = None if mask is None else np.asarray(mask, dtype=bool)
     scale = 1.0 / np.sqrt(q.shape[-1])
-    running_max = np.full(n_q, -np.inf)
-    running_sum = np.zeros(n_q)
-    acc = np.zeros((n_q, v.shape[-1]))
+    m, ell, acc = np.full(n_q, -np.inf), np.zeros(n_q), np.zeros((n_q, v.shape[-1]))
     starts, maxima, sums = [], [], []
     for start in range(0, n_k, block):
-        stop = min(start + block, n_k)
-        s = (q @ k[start:stop].T) * scale
-        if mask is not None:
-            s = np.where(np.asarray(mask, dtype=bool)[:, start:stop], s, -np.inf)
-        new_max = np.maximum(running_max, s.max(axis=1))
-        safe = np.where(np.isfinite(new_max), new_max, 0.0)  # rows with nothing seen yet
-        with np.errstate(invalid="ignore", over="ignore"):
-            shrink = np.where(np.isfinite(running_max), np.exp(running_max - safe), 0.0)
-            e = np.exp(s - safe[:, None])
-        running_sum = running_sum * shrink + e.sum(axis=1)
-        acc = acc * shrink[:, None] + e @ v[start:stop]
-        running_max = new_max
+        cols = slice(start, min(start + block, n_k))
+        s = _block_scores(q, k[cols], None if allowed is None else allowed[:, cols], scale)
+        m, ell, acc = _fold_block(m, ell, acc, s, v[cols])
         if 0 <= traced < n_q:
             starts.append(start)
-            maxima.append(running_max[traced])
-            sums.append(running_sum[traced])
-    out = np.divide(acc, running_sum[:, None], out=np.zeros_like(acc), where=running_sum[:, None] > 0)
+            maxima.append(m[traced])
+            sums.append(ell[traced])
+    out = np.divide(acc, ell[:, None], out=np.zeros_like(acc), where=ell[:, None] > 0)
     trace = BlockTrace(np.array(starts, dtype=int), np.array(maxima), np.array(sums))
     return BlockwiseResult(out, (n_q, block), trace)
 

@@ -110,30 +110,27 @@ class FileReading:
     skipped: int = 0
 
 
-def read_file(data: bytes | str, lessons: tuple[Lesson, ...] = LESSONS) -> FileReading:
-    """Read a file made by ``to_json``, refusing anything else: too big, not JSON
-    (any parse error, including nesting too deep to parse), not a progress
-    document, another app's file, a newer format, or a file that names nothing
-    this course knows. Unknown fields are ignored; unknown entries are skipped
-    and counted."""
-    if len(data) > MAX_FILE_BYTES:
-        return FileReading(None, TOO_BIG)
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        doc = json.loads(text)
-    except Exception:  # ValueError, UnicodeDecodeError, RecursionError, ...: not a file we made
-        return FileReading(None, NOT_JSON)
+def _document_problem(doc: object) -> str | None:
+    """Why a parsed JSON value is not a progress document this version can read
+    (not a progress document, another app's file, a newer format), or None."""
     if not isinstance(doc, dict):
-        return FileReading(None, NOT_PROGRESS)
+        return NOT_PROGRESS
     if doc.get("app") != APP_NAME:
-        return FileReading(None, OTHER_APP if isinstance(doc.get("app"), str) else NOT_PROGRESS)
+        return OTHER_APP if isinstance(doc.get("app"), str) else NOT_PROGRESS
     version = doc.get("version")
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        return FileReading(None, NOT_PROGRESS)
+        return NOT_PROGRESS
     if version > FILE_VERSION:
-        return FileReading(None, FUTURE_VERSION)
+        return FUTURE_VERSION
     if not all(isinstance(doc.get(k, []), list) for k in ("visited", "tasks", "quizzes")):
-        return FileReading(None, NOT_PROGRESS)
+        return NOT_PROGRESS
+    return None
+
+
+def _known_entries(doc: dict, lessons: tuple[Lesson, ...]) -> tuple[Progress, int]:
+    """The entries of a progress document that name a lesson, task or quiz of
+    ``lessons`` (a lesson with a task or quiz done counts as visited), and how
+    many entries named nothing known and were skipped."""
     known_lessons = {lesson.id for lesson in lessons}
     known_tasks = {f"{lesson.id}.{task}" for lesson in lessons for task in lesson.tasks}
     known_quizzes = {f"{lesson.id}.{quiz.id}" for lesson in lessons for quiz in lesson.quizzes}
@@ -148,6 +145,26 @@ def read_file(data: bytes | str, lessons: tuple[Lesson, ...] = LESSONS) -> FileR
         into.update(good)
         skipped += sum(1 for e in entries if not (isinstance(e, str) and e in known))
     picked.visited |= {item.split(".")[0] for item in picked.tasks | picked.quizzes}
+    return picked, skipped
+
+
+def read_file(data: bytes | str, lessons: tuple[Lesson, ...] = LESSONS) -> FileReading:
+    """Read a file made by ``to_json``, refusing anything else: too big, not JSON
+    (any parse error, including nesting too deep to parse), not a progress
+    document, another app's file, a newer format, or a file that names nothing
+    this course knows. Unknown fields are ignored; unknown entries are skipped
+    and counted."""
+    if len(data) > MAX_FILE_BYTES:
+        return FileReading(None, TOO_BIG)
+    try:
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        doc = json.loads(text)
+    except Exception:  # ValueError, UnicodeDecodeError, RecursionError, ...: not a file we made
+        return FileReading(None, NOT_JSON)
+    problem = _document_problem(doc)
+    if problem is not None:
+        return FileReading(None, problem)
+    picked, skipped = _known_entries(doc, lessons)
     if not (picked.visited or picked.tasks or picked.quizzes):
         return FileReading(None, NOTHING, skipped)
     return FileReading(picked, None, skipped)

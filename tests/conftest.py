@@ -12,6 +12,8 @@ from apprun import CHROMIUM, CHROMIUM_ARGS, running_app
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
+from lesson_core.ui.i18n import LANGS
+
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / "streamlit_app.py"
 # Every Python file of the app itself (what the catalog and layout checks read).
@@ -58,7 +60,7 @@ def assert_clean(at: AppTest) -> None:
         assert not np.isin(text, ["nan", "NaN", "inf", "-inf"]).any(), frame
 
 
-@pytest.fixture(params=["ja", "en"])
+@pytest.fixture(params=LANGS)
 def lang(request) -> str:
     return request.param
 

@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 from apprun import IDLE, open_app
 
+from lesson_core.ui.i18n import LANGS
+
 pytestmark = pytest.mark.browser
 
 SEVERE = ("serious", "critical")
@@ -38,7 +40,7 @@ def streamlit_own(rule: str, target: str) -> bool:
     return any(rule == r and selector in target for (r, selector) in STREAMLIT_OWN)
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", list(page_paths()))
 def test_no_serious_accessibility_violation(page, app_url, name, lang):
     open_app(page, f"{app_url}/{page_paths()[name]}?lang={lang}")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from apprun import open_app
 
+from lesson_core.ui.i18n import LANGS
+
 pytestmark = pytest.mark.browser
 
 ERROR = '[data-testid="stException"]'
@@ -15,7 +17,7 @@ AT_TOP = "id => Math.abs(document.getElementById(id).getBoundingClientRect().top
 
 
 @pytest.mark.parametrize("width", [390, 1280])
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_glossary_fits_the_width_and_its_index_jumps_to_a_term(browser, app_url, lang, width):
     context = browser.new_context(viewport={"width": width, "height": 844})
     page = context.new_page()

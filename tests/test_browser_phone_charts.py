@@ -13,6 +13,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from chart_widths import measure, problems
 from screenshots import page_paths
 
+from lesson_core.ui.i18n import LANGS
+
 pytestmark = pytest.mark.browser
 
 
@@ -23,7 +25,7 @@ def phone(browser):
     context.close()
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_no_chart_is_wider_than_its_box_on_a_phone(phone, app_url, lang):
     wide, seen = [], 0
     for name, path in page_paths().items():

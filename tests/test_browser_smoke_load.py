@@ -27,6 +27,8 @@ from apprun import IDLE, MENU_READY, open_app
 sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
 from streamlit_protocol import StreamlitSession, lesson_pages
 
+from lesson_core.ui.i18n import LANGS
+
 pytestmark = pytest.mark.browser
 
 BROWSERS = 3
@@ -54,7 +56,7 @@ class Background:
         while not self.stop.is_set():
             session = StreamlitSession(self.url, timeout=60, rng=rng)
             try:
-                session.open(rng.choice(self.pages), f"lang={rng.choice(['ja', 'en'])}")
+                session.open(rng.choice(self.pages), f"lang={rng.choice(LANGS)}")
                 for _ in range(10):
                     if self.stop.wait(rng.uniform(0.1, 0.5)):
                         break
@@ -93,7 +95,7 @@ def test_browsers_go_through_every_lesson_while_the_server_is_busy(browser, app_
         pages = [context.new_page() for context in contexts]
         with Background(app_url, lessons) as background:
             for i, page in enumerate(pages):
-                open_app(page, f"{app_url}/?lang={'ja' if i % 2 else 'en'}", timeout_ms=90_000)
+                open_app(page, f"{app_url}/?lang={LANGS[i % len(LANGS)]}", timeout_ms=90_000)
             moved = 0
             for name in [*lessons, *EXTRA_PAGES]:
                 # all browsers follow the menu at once, then each waits for its page

@@ -8,6 +8,8 @@ import re
 import pytest
 from apprun import IDLE, open_app, step_slider
 
+from lesson_core.ui.i18n import LANGS
+
 pytestmark = pytest.mark.browser
 
 LANG = "() => document.documentElement.lang"
@@ -79,7 +81,7 @@ WIDTHS = """() => [document.documentElement.scrollWidth,
   document.querySelector('[data-testid="stMain"]').scrollWidth]"""
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_no_page_scrolls_sideways_on_a_phone(phone, app_url, lang):
     from test_browser_axe import page_paths
 
@@ -97,7 +99,7 @@ CUT = """() => [...document.querySelectorAll('[data-testid="stMain"] [data-testi
   .filter(e => e.clientWidth > 0 && e.scrollWidth > e.clientWidth + 1).map(e => e.textContent)"""
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_course_map_titles_wrap_on_a_phone(phone, app_url, lang):
     open_app(phone, f"{app_url}/?lang={lang}")
     assert phone.locator('[data-testid="stMain"] [data-testid="stPageLink-NavLink"]').count() >= 7

@@ -9,6 +9,7 @@ from conftest import all_text, assert_clean, chart_frames, open_page
 
 from lesson_core.corpus_input import MAX_SENTENCES
 from lesson_core.examples import CORPUS
+from lesson_core.ui.i18n import LANGS
 
 PAGE = "pages/1_bigram.py"
 FIRST, DOG, SHORT_END = "ねこ は ひるね が すき", "いぬ は さんぽ が すき", "ねこ が ひるね を する"
@@ -334,7 +335,7 @@ def test_the_corpus_table_is_folded_away_and_counts_added_sentences():
     assert at.expander[0].label == "All 15 sentences of the corpus"
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_q2_transfer_answer_is_ball_in_both_languages(lang):
     from lesson_core.course import BY_ID
     from lesson_core.ui.i18n import catalog

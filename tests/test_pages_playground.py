@@ -7,6 +7,7 @@ from conftest import all_text, assert_clean, chart_frames, open_page
 from lesson_core import causal_mask, scaled_dot_product_attention
 from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_CHARS
+from lesson_core.ui.i18n import LANGS
 
 PAGE = "pages/9_playground.py"
 
@@ -70,7 +71,7 @@ def test_ten_thousand_characters_are_refused_with_a_message(lang):
     assert not at.get("vega_lite_chart")
 
 
-@pytest.mark.parametrize("lang", ["ja", "en"])
+@pytest.mark.parametrize("lang", LANGS)
 def test_removed_invisible_characters_are_reported_and_emoji_kept_whole(lang):
     at = open_page(PAGE, lang)
     family = "👨\u200d👩\u200d👧\u200d👦"

@@ -71,9 +71,7 @@ def progress_panel() -> None:
     """Keep, restore or reset the progress: a JSON file to download and upload.
     A file is read, summarised, and applied only when the learner chooses to
     merge it with the current progress or to replace it."""
-    if flash := st.session_state.pop(FLASH, None):
-        kind, key, values = flash
-        getattr(st, kind)(t(key, **values))
+    _show_flash()
     learner = load_progress()
     st.download_button(
         t("home.export"),
@@ -84,6 +82,23 @@ def progress_panel() -> None:
     )
     max_kb = progress.MAX_FILE_BYTES // 1024
     st.caption(t("ux.upload_hint", limit=max_kb))  # Streamlit's own limit line is English (hidden)
+    _upload(max_kb)
+    pending = st.session_state.get(PENDING)
+    if pending is not None:
+        _merge_or_replace(pending, learner)
+    _reset()
+
+
+def _show_flash() -> None:
+    """The outcome of the last action (merge, replace, cancel, reset), shown once."""
+    if flash := st.session_state.pop(FLASH, None):
+        kind, key, values = flash
+        getattr(st, kind)(t(key, **values))
+
+
+def _upload(max_kb: int) -> None:
+    """The file uploader. A newly uploaded file is read once: its problem is shown,
+    or its progress kept as pending (with how many entries were skipped)."""
     upload = st.file_uploader(
         t("home.import"), key="progress_file", help=t("home.import_help", max_kb=max_kb)
     )
@@ -96,21 +111,26 @@ def progress_panel() -> None:
         else:
             st.session_state[PENDING] = reading.progress
             st.session_state["progress_pending_skipped"] = reading.skipped
-    pending = st.session_state.get(PENDING)
-    if pending is not None:
-        with st.container(border=True):
-            st.markdown(t("home.import_summary", **progress.counts(pending)))
-            if skipped := st.session_state.get("progress_pending_skipped", 0):
-                st.caption(t("home.import_skipped", skipped=skipped))
-            st.markdown(t("home.import_current", **progress.counts(learner)))
-            merge, replace, cancel = st.columns(3)
-            merge.button(
-                t("home.import_merge"), key="progress_merge", type="primary", on_click=_apply, args=("merge",)
-            )
-            replace.button(
-                t("home.import_replace"), key="progress_replace", on_click=_apply, args=("replace",)
-            )
-            cancel.button(t("home.import_cancel"), key="progress_cancel", on_click=_cancel)
+
+
+def _merge_or_replace(pending: progress.Progress, learner: progress.Progress) -> None:
+    """What the pending file holds next to the current progress, and the three
+    choices: merge, replace, cancel."""
+    with st.container(border=True):
+        st.markdown(t("home.import_summary", **progress.counts(pending)))
+        if skipped := st.session_state.get("progress_pending_skipped", 0):
+            st.caption(t("home.import_skipped", skipped=skipped))
+        st.markdown(t("home.import_current", **progress.counts(learner)))
+        merge, replace, cancel = st.columns(3)
+        merge.button(
+            t("home.import_merge"), key="progress_merge", type="primary", on_click=_apply, args=("merge",)
+        )
+        replace.button(t("home.import_replace"), key="progress_replace", on_click=_apply, args=("replace",))
+        cancel.button(t("home.import_cancel"), key="progress_cancel", on_click=_cancel)
+
+
+def _reset() -> None:
+    """Start over: a confirm button in a popover clears the progress everywhere."""
     with st.popover(t("home.reset"), icon=":material/restart_alt:"):
         st.caption(t("home.reset_help"))
         if st.button(t("home.reset_confirm"), type="primary", key="progress_reset"):

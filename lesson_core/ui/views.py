@@ -100,6 +100,7 @@ def parse_query(text: str | None, d: int, bound: float) -> np.ndarray | None:
 
 
 def _query_text(values: np.ndarray) -> str:
+    """A query as it is kept in the URL: a,b,c,d to one decimal."""
     return ",".join(f"{float(v):g}" for v in np.round(values, 1))
 
 
@@ -117,17 +118,7 @@ def query_sliders(
     defaults = np.asarray(defaults, dtype=float)
     store_key = f"{prefix}_edits"
     if store_key not in st.session_state:  # a new session: read the edits from the URL
-        found = {}
-        for i in range(len(defaults)):
-            param = f"{prefix}{i}"
-            if param not in st.query_params:
-                continue
-            parsed = parse_query(st.query_params.get(param), defaults.shape[1], bound)
-            if parsed is None:  # damaged or hostile: dropped, as Streamlit drops a bad widget value
-                del st.query_params[param]
-            else:
-                found[i] = parsed
-        st.session_state[store_key] = found
+        st.session_state[store_key] = _edits_from_url(defaults, prefix, bound)
     edits: dict[int, np.ndarray] = st.session_state[store_key]
     start = edits.get(chosen, defaults[chosen])
     values = np.array(
@@ -140,13 +131,37 @@ def query_sliders(
     queries = defaults.copy()
     for i, q in edits.items():
         queries[i] = q
-        param = f"{prefix}{i}"
-        if np.allclose(q, defaults[i]):
-            if param in st.query_params:
-                del st.query_params[param]
-        elif st.query_params.get(param) != _query_text(q):
-            st.query_params[param] = _query_text(q)
+        _keep_in_url(f"{prefix}{i}", q, defaults[i])
     return queries
+
+
+def _edits_from_url(defaults: np.ndarray, prefix: str, bound: float) -> dict[int, np.ndarray]:
+    """The edited queries a link carries (``<prefix><i>=a,b,c,d``), by token index;
+    a damaged or hostile value is dropped from the URL, as Streamlit drops a bad
+    widget value.
+
+    Shapes: defaults [n, d] -> {i: [d]}"""
+    found = {}
+    for i in range(len(defaults)):
+        param = f"{prefix}{i}"
+        if param not in st.query_params:
+            continue
+        parsed = parse_query(st.query_params.get(param), defaults.shape[1], bound)
+        if parsed is None:
+            del st.query_params[param]
+        else:
+            found[i] = parsed
+    return found
+
+
+def _keep_in_url(param: str, query: np.ndarray, default: np.ndarray) -> None:
+    """Put one token's query in the URL under ``param`` when it differs from its
+    default, and take it out when it is back to the default."""
+    if np.allclose(query, default):
+        if param in st.query_params:
+            del st.query_params[param]
+    elif st.query_params.get(param) != _query_text(query):
+        st.query_params[param] = _query_text(query)
 
 
 def explorer(

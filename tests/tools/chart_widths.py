@@ -19,6 +19,8 @@ sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
 from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, running_app
 from screenshots import page_paths
 
+from lesson_core.ui.i18n import LANGS
+
 # Per chart on the page: its box; the width of what Vega drew (the first group
 # of its svg holds every mark, axis and legend, including what the svg clips);
 # how far any text (axis labels and titles, legends) reaches outside the box;
@@ -89,7 +91,7 @@ def main(width: int) -> None:
 
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for lang in ("ja", "en"):
+        for lang in LANGS:
             context = browser.new_context(viewport={"width": width, "height": 844})
             page = context.new_page()
             for name, path in page_paths().items():

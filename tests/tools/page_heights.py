@@ -21,6 +21,8 @@ from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, running_app
 from playwright.sync_api import sync_playwright
 from screenshots import SIZES, page_paths
 
+from lesson_core.ui.i18n import LANGS
+
 MEASURE = """() => {
   const main = document.querySelector('[data-testid="stMain"]');
   return [main.scrollHeight, Math.max(main.scrollWidth, document.documentElement.scrollWidth)];
@@ -33,7 +35,7 @@ def main() -> None:
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for size, (width, height) in SIZES.items():
-            for lang in ("ja", "en"):
+            for lang in LANGS:
                 context = browser.new_context(viewport={"width": width, "height": height})
                 page = context.new_page()
                 for name, path in pages.items():
@@ -42,7 +44,7 @@ def main() -> None:
                     rows[name][f"{size}-{lang}"] = tuple(page.evaluate(MEASURE))
                 context.close()
         browser.close()
-    columns = [f"{size}-{lang}" for size in SIZES for lang in ("ja", "en")]
+    columns = [f"{size}-{lang}" for size in SIZES for lang in LANGS]
     print("height (width) in CSS px")
     print(f"{'page':<12}" + "".join(f"{c:>18}" for c in columns))
     for name, cells in rows.items():

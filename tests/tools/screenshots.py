@@ -17,6 +17,7 @@ from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app
 from playwright.sync_api import sync_playwright
 
 from lesson_core.course import PAGES, url_path
+from lesson_core.ui.i18n import LANGS
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 
@@ -32,7 +33,7 @@ def main(out: Path) -> None:
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         for size, (width, height) in SIZES.items():
-            for lang in ("ja", "en"):
+            for lang in LANGS:
                 context = browser.new_context(viewport={"width": width, "height": height})
                 page = context.new_page()
                 for name, path in pages.items():
