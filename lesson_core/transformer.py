@@ -19,10 +19,15 @@ Training packs every sentence ("<s> … </s>") into one sequence of N tokens
 and blocks attention across sentence borders (a block-diagonal causal mask),
 so there is no padding and every position of every sentence is a target.
 
-Parameter names (``init_params``): ``embed`` [V, d]; per block ``b{i}.ln1.gain``,
+Parameters travel as ``Params``, one flat dict of arrays by name (what Adam,
+the page and ``kv_cache`` read): ``embed`` [V, d]; per block ``b{i}.ln1.gain``,
 ``b{i}.ln1.bias``, ``b{i}.attn.w_q``/``w_k``/``w_v``/``w_o`` [d, d], ``b{i}.ln2.gain``,
 ``b{i}.ln2.bias``, ``b{i}.ffn.w1`` [d, 4d], ``b{i}.ffn.b1`` [4d], ``b{i}.ffn.w2`` [4d, d],
 ``b{i}.ffn.b2`` [d]; then ``final_ln.gain``, ``final_ln.bias``, ``out.w`` [d, V], ``out.b`` [V].
+The layers read them grouped (``ModelParams``: one ``BlockParams`` per block, ...);
+``pack`` and ``unpack`` are the only places that spell the names. Each layer's
+forward function sits beside its backward function, which returns its gradients
+in the same groups.
 
 Shapes below use N for the tokens of a (packed) sequence, plus the axis names
 of ``lesson_core/__init__.py``.
@@ -34,7 +39,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, NamedTuple, TypeVar
 
 import numpy as np
 
@@ -69,6 +74,7 @@ MAX_TRAIN_WORK = 2 * 300 * 2 * 32 * (32 + 32)
 
 Status = Literal["finished", "stopped", "diverged"]
 Params = dict[str, np.ndarray]
+Callback = Callable[[int, float], bool | None]  # (step, loss) -> False to stop training
 
 
 # --- configuration and vocabulary -------------------------------------------------
@@ -126,6 +132,7 @@ def training_work(config: Config) -> int:
 
 
 def _work_per_step(d_model: int, n_blocks: int) -> int:
+    """n_blocks × d_model × (d_model + 32): the work of one step, in MAX_TRAIN_WORK's units."""
     return n_blocks * d_model * (d_model + 32)
 
 
@@ -135,6 +142,7 @@ def max_steps(d_model: int, n_blocks: int) -> int:
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> None:
+    """ValueError unless value is an integer (not a bool) with low <= value <= high."""
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         raise ValueError(f"{name} must be an integer, got {value!r}")
     if not low <= value <= high:
@@ -142,6 +150,7 @@ def _check_int(name: str, value: object, low: int, high: int) -> None:
 
 
 def _check_positive(name: str, value: object) -> None:
+    """ValueError unless value is a finite number > 0 (not a bool)."""
     if isinstance(value, bool) or not isinstance(value, int | float | np.number):
         raise ValueError(f"{name} must be a number, got {value!r}")
     if not math.isfinite(value) or value <= 0:
@@ -231,6 +240,101 @@ def make_batch(sentences: Sequence[Sequence[str]], vocab: Vocab) -> Batch:
 # --- parameters -------------------------------------------------------------------
 
 
+class LayerNormParams(NamedTuple):
+    """gain [d], bias [d]."""
+
+    gain: np.ndarray
+    bias: np.ndarray
+
+
+class AttentionParams(NamedTuple):
+    """w_q, w_k, w_v, w_o [d, d]."""
+
+    w_q: np.ndarray
+    w_k: np.ndarray
+    w_v: np.ndarray
+    w_o: np.ndarray
+
+
+class FeedForwardParams(NamedTuple):
+    """w1 [d, 4d], b1 [4d], w2 [4d, d], b2 [d]."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+
+class BlockParams(NamedTuple):
+    """One block: LayerNorm, attention, LayerNorm, feed-forward."""
+
+    ln1: LayerNormParams
+    attn: AttentionParams
+    ln2: LayerNormParams
+    ffn: FeedForwardParams
+
+
+class OutputParams(NamedTuple):
+    """w [d, V], b [V]: the logits are LN(x) w + b."""
+
+    w: np.ndarray
+    b: np.ndarray
+
+
+class ModelParams(NamedTuple):
+    """Every weight, grouped by layer. ``pack`` names the arrays (``Params``),
+    ``unpack`` groups them again; the backward pass returns its gradients in
+    the same structure."""
+
+    embed: np.ndarray
+    blocks: tuple[BlockParams, ...]
+    final_ln: LayerNormParams
+    out: OutputParams
+
+
+_Group = TypeVar("_Group", LayerNormParams, AttentionParams, FeedForwardParams, OutputParams)
+
+
+def pack(model: ModelParams) -> Params:
+    """The name of an array is its place: "embed", "b{i}.{layer}.{field}"
+    (layer: ln1, attn, ln2, ffn), "final_ln.{field}", "out.{field}".
+
+    Shapes: ModelParams -> {name: array}, in the order of ``ModelParams``
+    """
+    groups: list[tuple[str, NamedTuple]] = [
+        (f"b{b}.{layer}", group)
+        for b, block in enumerate(model.blocks)
+        for layer, group in zip(block._fields, block, strict=True)
+    ]
+    params: Params = {"embed": model.embed}
+    for prefix, group in [*groups, ("final_ln", model.final_ln), ("out", model.out)]:
+        params |= {f"{prefix}.{field}": array for field, array in zip(group._fields, group, strict=True)}
+    return params
+
+
+def unpack(params: Params, n_blocks: int) -> ModelParams:
+    """The inverse of ``pack`` for a model of n_blocks blocks (the arrays are not copied).
+
+    Shapes: {name: array} -> ModelParams
+    """
+
+    def group(kind: type[_Group], prefix: str) -> _Group:
+        return kind(*(params[f"{prefix}.{field}"] for field in kind._fields))
+
+    blocks = tuple(
+        BlockParams(
+            group(LayerNormParams, f"b{b}.ln1"),
+            group(AttentionParams, f"b{b}.attn"),
+            group(LayerNormParams, f"b{b}.ln2"),
+            group(FeedForwardParams, f"b{b}.ffn"),
+        )
+        for b in range(n_blocks)
+    )
+    return ModelParams(
+        params["embed"], blocks, group(LayerNormParams, "final_ln"), group(OutputParams, "out")
+    )
+
+
 def init_params(config: Config, vocab_size: int, rng: np.random.Generator) -> Params:
     """Random starting weights: embeddings ~ N(0, 1) (as large as the position
     vectors), each matrix ~ N(0, 1/fan_in) (the two that write into the residual
@@ -245,38 +349,49 @@ def init_params(config: Config, vocab_size: int, rng: np.random.Generator) -> Pa
     def normal(*shape: int, std: float) -> np.ndarray:
         return rng.normal(0.0, std, size=shape)
 
-    params: Params = {"embed": normal(vocab_size, d, std=1.0)}
-    for b in range(config.n_blocks):
-        p = f"b{b}."
-        params |= {
-            p + "ln1.gain": np.ones(d),
-            p + "ln1.bias": np.zeros(d),
-            p + "attn.w_q": normal(d, d, std=d**-0.5),
-            p + "attn.w_k": normal(d, d, std=d**-0.5),
-            p + "attn.w_v": normal(d, d, std=d**-0.5),
-            p + "attn.w_o": normal(d, d, std=d**-0.5 / deep),
-            p + "ln2.gain": np.ones(d),
-            p + "ln2.bias": np.zeros(d),
-            p + "ffn.w1": normal(d, f, std=d**-0.5),
-            p + "ffn.b1": np.zeros(f),
-            p + "ffn.w2": normal(f, d, std=f**-0.5 / deep),
-            p + "ffn.b2": np.zeros(d),
-        }
-    params |= {
-        "final_ln.gain": np.ones(d),
-        "final_ln.bias": np.zeros(d),
-        "out.w": normal(d, vocab_size, std=0.01),
-        "out.b": np.zeros(vocab_size),
-    }
-    return params
+    def layer_norm_params() -> LayerNormParams:
+        return LayerNormParams(np.ones(d), np.zeros(d))
+
+    def block() -> BlockParams:  # the draws happen in argument order: w_q, w_k, w_v, w_o, w1, w2
+        return BlockParams(
+            layer_norm_params(),
+            AttentionParams(*(normal(d, d, std=d**-0.5) for _ in range(3)), normal(d, d, std=d**-0.5 / deep)),
+            layer_norm_params(),
+            FeedForwardParams(
+                normal(d, f, std=d**-0.5), np.zeros(f), normal(f, d, std=f**-0.5 / deep), np.zeros(d)
+            ),
+        )
+
+    embed = normal(vocab_size, d, std=1.0)
+    blocks = tuple(block() for _ in range(config.n_blocks))
+    out = OutputParams(normal(d, vocab_size, std=0.01), np.zeros(vocab_size))
+    return pack(ModelParams(embed, blocks, layer_norm_params(), out))
 
 
 def parameter_count(params: Params) -> int:
-    """How many numbers training adjusts."""
+    """How many numbers training adjusts: Σ over the arrays of their sizes."""
     return sum(a.size for a in params.values())
 
 
-# --- layers (forward and backward) ------------------------------------------------
+# --- layers: each forward pass beside its backward pass -----------------------------
+
+
+def embed(table: np.ndarray, token_ids: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """x_0 = E[t] + PE[pos]: each token's row of the embedding table plus its position's vector.
+
+    Shapes: table [V, d], token_ids [N], positions [N] -> x [N, d]
+    """
+    return table[token_ids] + sinusoidal_encoding(int(positions.max()) + 1, table.shape[1])[positions]
+
+
+def embed_backward(dx: np.ndarray, token_ids: np.ndarray, vocab_size: int) -> np.ndarray:
+    """dE[v] = Σ over the positions i with t_i = v of dx_i (PE has no weights).
+
+    Shapes: dx [N, d], token_ids [N] -> dE [V, d]
+    """
+    d_table = np.zeros((vocab_size, dx.shape[1]))
+    np.add.at(d_table, token_ids, dx)
+    return d_table
 
 
 def layer_norm(
@@ -296,15 +411,72 @@ def layer_norm(
 
 def layer_norm_backward(
     dy: np.ndarray, x_hat: np.ndarray, inv_std: np.ndarray, gain: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, LayerNormParams]:
     """dx = inv_std · (g − mean(g) − x_hat · mean(g · x_hat)), g = dy · gain;
     dgain = Σ_rows dy · x_hat; dbias = Σ_rows dy.
 
-    Shapes: dy, x_hat [N, d], inv_std [N, 1], gain [d] -> dx [N, d], dgain [d], dbias [d]
+    Shapes: dy, x_hat [N, d], inv_std [N, 1], gain [d] -> dx [N, d], (dgain [d], dbias [d])
     """
     g = dy * gain
     dx = inv_std * (g - g.mean(axis=-1, keepdims=True) - x_hat * (g * x_hat).mean(axis=-1, keepdims=True))
-    return dx, (dy * x_hat).sum(axis=0), dy.sum(axis=0)
+    return dx, LayerNormParams((dy * x_hat).sum(axis=0), dy.sum(axis=0))
+
+
+@dataclass(frozen=True)
+class AttentionCache:
+    """u [N, d] the attention's input; weights [h, N, N]; concat [N, d] the heads before W_O."""
+
+    u: np.ndarray
+    weights: np.ndarray
+    concat: np.ndarray
+
+
+def attention(
+    x: np.ndarray, u: np.ndarray, p: AttentionParams, n_heads: int, mask: np.ndarray
+) -> tuple[np.ndarray, AttentionCache]:
+    """x + MultiHead(u): the residual x plus ``multi_head_attention`` of u under the mask,
+    Concat(heads) W_O with head = softmax(Q Kᵀ / √d_head + M) V.
+
+    Shapes: x, u [N, d], mask [N, N] -> [N, d], cache
+    """
+    att = multi_head_attention(u, *p, n_heads, mask=mask)
+    return x + att.output, AttentionCache(u, att.weights, att.concat)
+
+
+def merge_heads(x: np.ndarray) -> np.ndarray:
+    """The inverse of ``split_heads``: put the heads' slices side by side again.
+
+    Shapes: x [h, N, d_head] -> [N, h · d_head]
+    """
+    return x.transpose(1, 0, 2).reshape(x.shape[1], -1)
+
+
+def attention_backward(
+    d_out: np.ndarray, cache: AttentionCache, p: AttentionParams, n_heads: int
+) -> tuple[np.ndarray, AttentionParams]:
+    """Backward through MultiHead(u), from what ``attention`` kept (A = weights):
+
+        dW_O = concatᵀ d_out;   dHead = split(d_out W_Oᵀ)
+        dV = Aᵀ dHead;          dA = dHead Vᵀ
+        dS = A ⊙ (dA − rowsum(dA ⊙ A)) / √d_head    (masked cells have A = 0, so dS = 0)
+        dQ = dS K;  dK = dSᵀ Q;  dW_Q = uᵀ merge(dQ) (same for K, V);  du = Σ merge(d·) W_·ᵀ
+
+    Q, K, V are recomputed from u (three small matrix products).
+
+    Shapes: d_out [N, d] -> du [N, d], grads of w_q, w_k, w_v, w_o [d, d]
+    """
+    u, weights = cache.u, cache.weights
+    q, k, v = (split_heads(u @ w, n_heads) for w in (p.w_q, p.w_k, p.w_v))
+    d_head = split_heads(d_out @ p.w_o.T, n_heads)
+    d_v = np.swapaxes(weights, -1, -2) @ d_head
+    d_weights = d_head @ np.swapaxes(v, -1, -2)
+    d_scores = (
+        weights * (d_weights - (d_weights * weights).sum(axis=-1, keepdims=True)) / math.sqrt(q.shape[-1])
+    )
+    d_q, d_k = d_scores @ k, np.swapaxes(d_scores, -1, -2) @ q
+    d_q, d_k, d_v = merge_heads(d_q), merge_heads(d_k), merge_heads(d_v)
+    grads = AttentionParams(u.T @ d_q, u.T @ d_k, u.T @ d_v, cache.concat.T @ d_out)
+    return d_q @ p.w_q.T + d_k @ p.w_k.T + d_v @ p.w_v.T, grads
 
 
 _GELU_C = math.sqrt(2.0 / math.pi)
@@ -327,85 +499,122 @@ def gelu_grad(u: np.ndarray) -> np.ndarray:
     return 0.5 * (1.0 + th) + 0.5 * u * (1.0 - th**2) * _GELU_C * (1.0 + 3 * 0.044715 * u * u)
 
 
-def merge_heads(x: np.ndarray) -> np.ndarray:
-    """The inverse of ``split_heads``: put the heads' slices side by side again.
+@dataclass(frozen=True)
+class FeedForwardCache:
+    """u [N, d] the input; pre [N, 4d] before GELU; act [N, 4d] after GELU."""
 
-    Shapes: x [h, N, d_head] -> [N, h · d_head]
+    u: np.ndarray
+    pre: np.ndarray
+    act: np.ndarray
+
+
+def feed_forward(x: np.ndarray, u: np.ndarray, p: FeedForwardParams) -> tuple[np.ndarray, FeedForwardCache]:
+    """x + FFN(u), FFN(u) = GELU(u W_1 + b_1) W_2 + b_2: the residual x plus the feed-forward of u.
+
+    Shapes: x, u [N, d] -> [N, d], cache
     """
-    return x.transpose(1, 0, 2).reshape(x.shape[1], -1)
+    pre = u @ p.w1 + p.b1
+    act = gelu(pre)
+    return x + act @ p.w2 + p.b2, FeedForwardCache(u, pre, act)
 
 
-def attention_backward(
-    d_out: np.ndarray,
-    u: np.ndarray,
-    weights: np.ndarray,
-    concat: np.ndarray,
-    params: Params,
-    p: str,
-    n_heads: int,
-) -> tuple[np.ndarray, Params]:
-    """Backward through ``multi_head_attention`` (output = Concat(heads) W_O,
-    head = softmax(Q Kᵀ / √d_head + M) V), from what it returned (weights, concat):
+def feed_forward_backward(
+    d_out: np.ndarray, cache: FeedForwardCache, p: FeedForwardParams
+) -> tuple[np.ndarray, FeedForwardParams]:
+    """dW_2 = actᵀ d_out; db_2 = Σ_rows d_out; dpre = (d_out W_2ᵀ) ⊙ GELU'(pre);
+    dW_1 = uᵀ dpre; db_1 = Σ_rows dpre; du = dpre W_1ᵀ.
 
-        dW_O = concatᵀ d_out;   dHead = split(d_out W_Oᵀ)
-        dV = Aᵀ dHead;          dA = dHead Vᵀ
-        dS = A ⊙ (dA − rowsum(dA ⊙ A)) / √d_head    (masked cells have A = 0, so dS = 0)
-        dQ = dS K;  dK = dSᵀ Q;  dW_Q = uᵀ merge(dQ) (same for K, V);  du = Σ merge(d·) W_·ᵀ
-
-    Q, K, V are recomputed from the block's input u (three small matrix products).
-
-    Shapes: d_out, u, concat [N, d], weights [h, N, N] -> du [N, d], grads of w_q, w_k, w_v, w_o [d, d]
+    Shapes: d_out [N, d] -> du [N, d], grads of w1 [d, 4d], b1 [4d], w2 [4d, d], b2 [d]
     """
-    w_q, w_k, w_v, w_o = (params[f"{p}attn.{name}"] for name in ("w_q", "w_k", "w_v", "w_o"))
-    q, k, v = (split_heads(u @ w, n_heads) for w in (w_q, w_k, w_v))
-    d_head = split_heads(d_out @ w_o.T, n_heads)
-    d_v = np.swapaxes(weights, -1, -2) @ d_head
-    d_weights = d_head @ np.swapaxes(v, -1, -2)
-    d_scores = (
-        weights * (d_weights - (d_weights * weights).sum(axis=-1, keepdims=True)) / math.sqrt(q.shape[-1])
-    )
-    d_q, d_k = d_scores @ k, np.swapaxes(d_scores, -1, -2) @ q
-    d_q, d_k, d_v = merge_heads(d_q), merge_heads(d_k), merge_heads(d_v)
-    grads = {
-        f"{p}attn.w_q": u.T @ d_q,
-        f"{p}attn.w_k": u.T @ d_k,
-        f"{p}attn.w_v": u.T @ d_v,
-        f"{p}attn.w_o": concat.T @ d_out,
-    }
-    return d_q @ w_q.T + d_k @ w_k.T + d_v @ w_v.T, grads
+    d_w2, d_b2 = cache.act.T @ d_out, d_out.sum(axis=0)
+    d_pre = (d_out @ p.w2.T) * gelu_grad(cache.pre)
+    grads = FeedForwardParams(cache.u.T @ d_pre, d_pre.sum(axis=0), d_w2, d_b2)
+    return d_pre @ p.w1.T, grads
+
+
+@dataclass(frozen=True)
+class BlockCache:
+    """What one block's forward keeps for its backward pass and for the page:
+    ln1 / ln2 (x_hat, inv_std) of the two LayerNorms, and the two layers' caches."""
+
+    ln1: tuple[np.ndarray, np.ndarray]
+    attn: AttentionCache
+    ln2: tuple[np.ndarray, np.ndarray]
+    ffn: FeedForwardCache
+
+    @property
+    def weights(self) -> np.ndarray:
+        """The attention weights [h, N, N] (row i: what position i takes from each position)."""
+        return self.attn.weights
+
+
+def block(x: np.ndarray, p: BlockParams, n_heads: int, mask: np.ndarray) -> tuple[np.ndarray, BlockCache]:
+    """x ← x + MultiHead(LN_1(x)); x ← x + FFN(LN_2(x))  (pre-norm, residual).
+
+    Shapes: x [N, d], mask [N, N] -> [N, d], cache
+    """
+    u1, *ln1 = layer_norm(x, *p.ln1)
+    x, attn = attention(x, u1, p.attn, n_heads, mask)
+    u2, *ln2 = layer_norm(x, *p.ln2)
+    x, ffn = feed_forward(x, u2, p.ffn)
+    return x, BlockCache((ln1[0], ln1[1]), attn, (ln2[0], ln2[1]), ffn)
+
+
+def block_backward(
+    dx: np.ndarray, cache: BlockCache, p: BlockParams, n_heads: int
+) -> tuple[np.ndarray, BlockParams]:
+    """The two residual steps of ``block`` in reverse: each passes dx straight
+    through and adds the gradient that reaches x through its branch (layer, then LayerNorm).
+
+    Shapes: dx [N, d] -> dx [N, d], the block's gradients
+    """
+    d_u2, d_ffn = feed_forward_backward(dx, cache.ffn, p.ffn)
+    d_branch, d_ln2 = layer_norm_backward(d_u2, *cache.ln2, p.ln2.gain)
+    dx = dx + d_branch
+    d_u1, d_attn = attention_backward(dx, cache.attn, p.attn, n_heads)
+    d_branch, d_ln1 = layer_norm_backward(d_u1, *cache.ln1, p.ln1.gain)
+    return dx + d_branch, BlockParams(d_ln1, d_attn, d_ln2, d_ffn)
+
+
+@dataclass(frozen=True)
+class UnembedCache:
+    """ln (x_hat, inv_std) of the final LayerNorm; final [N, d] its output (what W_out reads)."""
+
+    ln: tuple[np.ndarray, np.ndarray]
+    final: np.ndarray
+
+
+def unembed(x: np.ndarray, ln: LayerNormParams, out: OutputParams) -> tuple[np.ndarray, UnembedCache]:
+    """logits = LN(x) W_out + b_out; row i scores every token as the next one.
+
+    Shapes: x [N, d] -> logits [N, V], cache
+    """
+    final, x_hat, inv_std = layer_norm(x, *ln)
+    return final @ out.w + out.b, UnembedCache((x_hat, inv_std), final)
+
+
+def unembed_backward(
+    d_logits: np.ndarray, cache: UnembedCache, ln: LayerNormParams, out: OutputParams
+) -> tuple[np.ndarray, LayerNormParams, OutputParams]:
+    """dW_out = finalᵀ dlogits; db_out = Σ_rows dlogits; dx = LN backward of dlogits W_outᵀ.
+
+    Shapes: d_logits [N, V] -> dx [N, d], grads of final_ln (gain, bias [d]), out (w [d, V], b [V])
+    """
+    d_out = OutputParams(cache.final.T @ d_logits, d_logits.sum(axis=0))
+    dx, d_ln = layer_norm_backward(d_logits @ out.w.T, *cache.ln, ln.gain)
+    return dx, d_ln, d_out
 
 
 # --- the model ----------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class BlockCache:
-    """What one block's forward keeps for its backward pass and for the page.
-
-    ln1 / ln2: (x_hat, inv_std) of the two LayerNorms; u1 [N, d] attention input;
-    weights [h, N, N] attention weights; concat [N, d] heads before W_O;
-    u2 [N, d] feed-forward input; pre [N, 4d] before GELU; act [N, 4d] after GELU.
-    """
-
-    ln1: tuple[np.ndarray, np.ndarray]
-    u1: np.ndarray
-    weights: np.ndarray
-    concat: np.ndarray
-    ln2: tuple[np.ndarray, np.ndarray]
-    u2: np.ndarray
-    pre: np.ndarray
-    act: np.ndarray
-
-
-@dataclass(frozen=True)
 class ForwardCache:
-    """token_ids [N]; blocks: one BlockCache per block; final_ln (x_hat, inv_std);
-    final [N, d] the last LayerNorm's output (what W_out reads)."""
+    """token_ids [N]; blocks: one BlockCache per block; head: what ``unembed`` kept."""
 
     token_ids: np.ndarray
     blocks: tuple[BlockCache, ...]
-    final_ln: tuple[np.ndarray, np.ndarray]
-    final: np.ndarray
+    head: UnembedCache
 
 
 def forward(
@@ -426,23 +635,30 @@ def forward(
     n = len(token_ids)
     positions = np.arange(n) if positions is None else np.asarray(positions)
     mask = causal_mask(n) if mask is None else mask
-    x = params["embed"][token_ids] + sinusoidal_encoding(int(positions.max()) + 1, config.d_model)[positions]
-    blocks = []
-    for b in range(config.n_blocks):
-        p = f"b{b}."
-        u1, *ln1 = layer_norm(x, params[p + "ln1.gain"], params[p + "ln1.bias"])
-        att = multi_head_attention(
-            u1, *(params[f"{p}attn.{w}"] for w in ("w_q", "w_k", "w_v", "w_o")), config.n_heads, mask=mask
-        )
-        x = x + att.output
-        u2, *ln2 = layer_norm(x, params[p + "ln2.gain"], params[p + "ln2.bias"])
-        pre = u2 @ params[p + "ffn.w1"] + params[p + "ffn.b1"]
-        act = gelu(pre)
-        x = x + act @ params[p + "ffn.w2"] + params[p + "ffn.b2"]
-        blocks.append(BlockCache(tuple(ln1), u1, att.weights, att.concat, tuple(ln2), u2, pre, act))
-    final, *final_ln = layer_norm(x, params["final_ln.gain"], params["final_ln.bias"])
-    logits = final @ params["out.w"] + params["out.b"]
-    return logits, ForwardCache(token_ids, tuple(blocks), tuple(final_ln), final)
+    model = unpack(params, config.n_blocks)
+    x = embed(model.embed, token_ids, positions)
+    caches = []
+    for p in model.blocks:
+        x, cache = block(x, p, config.n_heads, mask)
+        caches.append(cache)
+    logits, head = unembed(x, model.final_ln, model.out)
+    return logits, ForwardCache(token_ids, tuple(caches), head)
+
+
+def backward(params: Params, cache: ForwardCache, d_logits: np.ndarray, config: Config) -> Params:
+    """``forward`` in reverse: from dlogits (the gradient of a loss with respect to
+    the logits) through the output layer, each block from the last, and the embedding.
+
+    Shapes: d_logits [N, V] -> grads {name: same shape as params[name]}
+    """
+    model = unpack(params, config.n_blocks)
+    dx, d_final_ln, d_out = unembed_backward(d_logits, cache.head, model.final_ln, model.out)
+    d_blocks = []
+    for p, block_cache in zip(reversed(model.blocks), reversed(cache.blocks), strict=True):
+        dx, d_block = block_backward(dx, block_cache, p, config.n_heads)
+        d_blocks.append(d_block)
+    d_embed = embed_backward(dx, cache.token_ids, len(model.embed))
+    return pack(ModelParams(d_embed, tuple(reversed(d_blocks)), d_final_ln, d_out))
 
 
 def log_softmax(logits: np.ndarray) -> np.ndarray:
@@ -454,57 +670,38 @@ def log_softmax(logits: np.ndarray) -> np.ndarray:
     return shifted - np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
 
 
-def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> float:
+def cross_entropy(logits: np.ndarray, targets: np.ndarray) -> tuple[float, np.ndarray]:
     """loss = −(1/N) Σ_i log softmax(logits_i)[target_i]  (nats per token).
 
-    Shapes: logits [N, V], targets [N] -> scalar
+    Returns (loss, log_p), log_p = log softmax(logits) kept for the backward pass.
+
+    Shapes: logits [N, V], targets [N] -> scalar, log_p [N, V]
     """
-    return float(-log_softmax(logits)[np.arange(len(targets)), targets].mean())
+    log_p = log_softmax(logits)
+    return float(-log_p[np.arange(len(targets)), targets].mean()), log_p
+
+
+def cross_entropy_backward(log_p: np.ndarray, targets: np.ndarray) -> np.ndarray:
+    """dloss/dlogits = (softmax(logits) − onehot(target)) / N.
+
+    Shapes: log_p [N, V], targets [N] -> d_logits [N, V]
+    """
+    n = len(targets)
+    d_logits = np.exp(log_p)
+    d_logits[np.arange(n), targets] -= 1.0
+    d_logits /= n
+    return d_logits
 
 
 def loss_and_grads(params: Params, batch: Batch, config: Config) -> tuple[float, Params]:
-    """The mean next-token cross-entropy on the batch and its exact gradient for every parameter.
-
-    Backward, from the top: dlogits = (softmax(logits) − onehot(target)) / N,
-    then the output layer, LayerNorm, and each block in reverse: the residual
-    passes dx straight through and adds the branch's input gradient.
+    """The mean next-token cross-entropy on the batch and its exact gradient for
+    every parameter: forward, loss, and back the same way.
 
     Shapes: batch of N positions -> loss scalar, grads {name: same shape as params[name]}
     """
     logits, cache = forward(params, batch.inputs, config, batch.positions, batch.mask)
-    n = len(batch.targets)
-    log_p = log_softmax(logits)
-    loss = float(-log_p[np.arange(n), batch.targets].mean())
-    d_logits = np.exp(log_p)
-    d_logits[np.arange(n), batch.targets] -= 1.0
-    d_logits /= n
-
-    grads: Params = {"out.w": cache.final.T @ d_logits, "out.b": d_logits.sum(axis=0)}
-    dx, grads["final_ln.gain"], grads["final_ln.bias"] = layer_norm_backward(
-        d_logits @ params["out.w"].T, *cache.final_ln, params["final_ln.gain"]
-    )
-    for b in reversed(range(config.n_blocks)):
-        p, c = f"b{b}.", cache.blocks[b]
-        # x = x + FFN(LN2(x))
-        grads[p + "ffn.w2"] = c.act.T @ dx
-        grads[p + "ffn.b2"] = dx.sum(axis=0)
-        d_pre = (dx @ params[p + "ffn.w2"].T) * gelu_grad(c.pre)
-        grads[p + "ffn.w1"] = c.u2.T @ d_pre
-        grads[p + "ffn.b1"] = d_pre.sum(axis=0)
-        d_u2, grads[p + "ln2.gain"], grads[p + "ln2.bias"] = layer_norm_backward(
-            d_pre @ params[p + "ffn.w1"].T, *c.ln2, params[p + "ln2.gain"]
-        )
-        dx = dx + d_u2
-        # x = x + MultiHead(LN1(x))
-        d_u1, attn_grads = attention_backward(dx, c.u1, c.weights, c.concat, params, p, config.n_heads)
-        grads |= attn_grads
-        d_in, grads[p + "ln1.gain"], grads[p + "ln1.bias"] = layer_norm_backward(
-            d_u1, *c.ln1, params[p + "ln1.gain"]
-        )
-        dx = dx + d_in
-    grads["embed"] = np.zeros_like(params["embed"])
-    np.add.at(grads["embed"], cache.token_ids, dx)
-    return loss, {name: grads[name] for name in params}
+    loss, log_p = cross_entropy(logits, batch.targets)
+    return loss, backward(params, cache, cross_entropy_backward(log_p, batch.targets), config)
 
 
 # --- training -----------------------------------------------------------------------
@@ -568,14 +765,28 @@ def adam_step(
     return new, m, v
 
 
-def _finite(grads: Params) -> bool:
-    return all(np.isfinite(g).all() for g in grads.values())
+def _clipped_adam_step(
+    params: Params, grads: Params, m: Params, v: Params, step: int, config: Config
+) -> tuple[Params, Params, Params]:
+    """``adam_step`` on g clipped to config.clip_norm, at config.learning_rate; an
+    overflow is not an error here (``train`` checks the new weights).
+
+    Shapes: every dict maps a name to an array of that parameter's shape
+    """
+    with np.errstate(all="ignore"):
+        clipped = clip_by_global_norm(grads, config.clip_norm)
+        return adam_step(params, clipped, m, v, step, config.learning_rate)
+
+
+def _finite(arrays: Params) -> bool:
+    """True when every number of every array is finite (no NaN, no ±inf)."""
+    return all(np.isfinite(a).all() for a in arrays.values())
 
 
 def train(
     corpus: Sequence[Sequence[str]] = CORPUS,
     config: Config | None = None,
-    callback: Callable[[int, float], bool | None] | None = None,
+    callback: Callback | None = None,
 ) -> TrainResult:
     """Full-batch training: each step computes the loss on every position of every
     sentence, its gradient, clips it, and takes one Adam step.
@@ -594,10 +805,18 @@ def train(
             f"than one training may do; at most {max_steps(config.d_model, config.n_blocks)} steps"
         )
     vocab = Vocab.from_sentences(corpus)
-    batch = make_batch(corpus, vocab)
     params = init_params(config, len(vocab), np.random.default_rng(config.seed))
-    m = {k: np.zeros_like(a) for k, a in params.items()}
-    v = {k: np.zeros_like(a) for k, a in params.items()}
+    return _descend(params, make_batch(corpus, vocab), vocab, config, callback)
+
+
+def _descend(
+    params: Params, batch: Batch, vocab: Vocab, config: Config, callback: Callback | None
+) -> TrainResult:
+    """``train``'s loop: up to config.steps Adam steps from params, stopping as ``train`` describes.
+
+    Shapes: params {name: array}, batch of N positions -> TrainResult
+    """
+    m = v = {k: np.zeros_like(a) for k, a in params.items()}  # adam_step returns new dicts
     losses: list[float] = []
     status: Status = "finished"
     target_step = seconds_to_target = None
@@ -617,24 +836,14 @@ def train(
         if callback is not None and callback(step, loss) is False:
             status = "stopped"
             break
-        with np.errstate(all="ignore"):
-            updated, m, v = adam_step(
-                params, clip_by_global_norm(grads, config.clip_norm), m, v, step, config.learning_rate
-            )
+        updated, m, v = _clipped_adam_step(params, grads, m, v, step, config)
         if not _finite(updated):
             status = "diverged"
             break
         params = updated
+    seconds = time.perf_counter() - start
     return TrainResult(
-        params=params,
-        vocab=vocab,
-        config=config,
-        losses=np.array(losses),
-        status=status,
-        step=step,
-        target_step=target_step,
-        seconds=time.perf_counter() - start,
-        seconds_to_target=seconds_to_target,
+        params, vocab, config, np.array(losses), status, step, target_step, seconds, seconds_to_target
     )
 
 
@@ -642,6 +851,10 @@ def train(
 
 
 def _encode_prefix(vocab: Vocab, tokens: Sequence[str]) -> np.ndarray:
+    """The ids of "<s>" + tokens; ValueError past MAX_SEQUENCE tokens or for an unknown token.
+
+    Shapes: tokens [n] -> [n + 1] (int), or [n] when tokens already start with "<s>"
+    """
     ids = vocab.encode(with_bos(tokens))
     if len(ids) > MAX_SEQUENCE:
         raise ValueError(f"the sequence has {len(ids)} tokens; at most {MAX_SEQUENCE}")
@@ -672,6 +885,14 @@ def attention_maps(params: Params, config: Config, vocab: Vocab, tokens: Sequenc
     return np.stack([c.weights for c in cache.blocks])
 
 
+def _check_temperature(temperature: object) -> None:
+    """ValueError unless temperature is a finite number >= 0."""
+    if isinstance(temperature, bool) or not isinstance(temperature, int | float | np.number):
+        raise ValueError(f"temperature must be a number, got {temperature!r}")
+    if not math.isfinite(temperature) or temperature < 0:
+        raise ValueError(f"temperature must be a finite number >= 0, got {temperature!r}")
+
+
 def generate(
     params: Params,
     config: Config,
@@ -689,10 +910,7 @@ def generate(
 
     Shapes: prefix [n] -> at most max_tokens tokens
     """
-    if isinstance(temperature, bool) or not isinstance(temperature, int | float | np.number):
-        raise ValueError(f"temperature must be a number, got {temperature!r}")
-    if not math.isfinite(temperature) or temperature < 0:
-        raise ValueError(f"temperature must be a finite number >= 0, got {temperature!r}")
+    _check_temperature(temperature)
     _check_int("max_tokens", max_tokens, 0, MAX_SEQUENCE)
     ids = list(_encode_prefix(vocab, prefix))
     out: list[str] = []

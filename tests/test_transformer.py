@@ -32,7 +32,9 @@ from lesson_core.transformer import (
     loss_and_grads,
     make_batch,
     next_token_distribution,
+    pack,
     train,
+    unpack,
 )
 
 CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")
@@ -326,3 +328,19 @@ def test_generation_never_samples_the_begin_token():
     for temperature in (0.0, 1.0):
         out = generate(params, config, vocab, ["ねこ"], temperature, np.random.default_rng(0), max_tokens=5)
         assert 1 <= len(out) <= 5 and BOS not in out
+
+
+def test_parameter_names_and_their_groups():
+    # The page and the KV cache read the weights by these names, in this order.
+    config = Config(d_model=4, n_heads=1, n_blocks=1)
+    params = init_params(config, 5, np.random.default_rng(0))
+    block = ["ln1.gain", "ln1.bias", "attn.w_q", "attn.w_k", "attn.w_v", "attn.w_o"]
+    block += ["ln2.gain", "ln2.bias", "ffn.w1", "ffn.b1", "ffn.w2", "ffn.b2"]
+    names = ["embed", *(f"b0.{n}" for n in block), "final_ln.gain", "final_ln.bias", "out.w", "out.b"]
+    assert list(params) == names
+    assert params["b0.ffn.w1"].shape == (4, 16) and params["out.w"].shape == (4, 5)
+    model = unpack(params, config.n_blocks)
+    assert model.blocks[0].attn.w_k is params["b0.attn.w_k"] and model.out.b is params["out.b"]
+    assert model.blocks[0].ffn.b2 is params["b0.ffn.b2"] and model.final_ln.gain is params["final_ln.gain"]
+    repacked = pack(model)
+    assert list(repacked) == names and all(repacked[n] is params[n] for n in names)
