@@ -25,9 +25,9 @@ the page and ``kv_cache`` read): ``embed`` [V, d]; per block ``b{i}.ln1.gain``,
 ``b{i}.ln2.bias``, ``b{i}.ffn.w1`` [d, 4d], ``b{i}.ffn.b1`` [4d], ``b{i}.ffn.w2`` [4d, d],
 ``b{i}.ffn.b2`` [d]; then ``final_ln.gain``, ``final_ln.bias``, ``out.w`` [d, V], ``out.b`` [V].
 The layers read them grouped (``ModelParams``: one ``BlockParams`` per block, ...);
-``pack`` and ``unpack`` are the only places that spell the names. Each layer's
-forward function sits beside its backward function, which returns its gradients
-in the same groups.
+``parameter_names`` is the one place that spells the names, ``pack`` and ``unpack``
+turn one form into the other. Each layer's forward function sits beside its
+backward function, which returns its gradients in the same groups.
 
 Shapes use N for the tokens of a (packed) sequence, plus the axis names
 of ``lesson_core/__init__.py``.
@@ -37,7 +37,7 @@ The modules, read in this order:
     data.py      Vocab, with_bos, Batch, make_batch: the tokens and the packed corpus
     layers.py    each layer's weights, forward and backward: embed, layer_norm,
                  attention, feed_forward, block, unembed (and their *_backward)
-    model.py     Config, Params and ModelParams (pack, unpack), init_params,
+    model.py     Config, Params and ModelParams (parameter_names, pack, unpack), init_params,
                  forward and backward through the whole model; next_token_distribution,
                  attention_maps, generate
     training.py  cross_entropy, loss_and_grads, clip_by_global_norm, adam_step, train,
@@ -63,6 +63,7 @@ from lesson_core.transformer.model import (
     next_token_distribution,
     pack,
     parameter_count,
+    parameter_names,
     unpack,
 )
 from lesson_core.transformer.training import (
@@ -111,6 +112,7 @@ __all__ = [
     "next_token_distribution",
     "pack",
     "parameter_count",
+    "parameter_names",
     "train",
     "training_work",
     "unpack",

@@ -3,6 +3,8 @@ through every layer, and what a trained model does (predict, show attention, gen
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -115,22 +117,37 @@ class ModelParams(NamedTuple):
 
 _Group = TypeVar("_Group", LayerNormParams, AttentionParams, FeedForwardParams, OutputParams)
 
+# The layers of one block, in the order of BlockParams: (name in Params, weights' type).
+_BLOCK_LAYERS = (
+    ("ln1", LayerNormParams),
+    ("attn", AttentionParams),
+    ("ln2", LayerNormParams),
+    ("ffn", FeedForwardParams),
+)
+
+
+@functools.cache
+def parameter_names(n_blocks: int) -> tuple[str, ...]:
+    """Every name in ``Params``, in order: "embed"; per block b "b{b}.{layer}.{field}"
+    (e.g. "b0.ln1.gain", "b1.attn.w_q", "b0.ffn.b2"); "final_ln.gain", "final_ln.bias",
+    "out.w", "out.b". The one place that spells the names.
+
+    Shapes: -> 5 + 12 · n_blocks names
+    """
+    per_block = [(layer, field) for layer, kind in _BLOCK_LAYERS for field in kind._fields]
+    blocks = [f"b{b}.{layer}.{field}" for b in range(n_blocks) for layer, field in per_block]
+    ends = [f"final_ln.{field}" for field in LayerNormParams._fields]
+    return ("embed", *blocks, *ends, *(f"out.{field}" for field in OutputParams._fields))
+
 
 def pack(model: ModelParams) -> Params:
-    """The name of an array is its place: "embed", "b{i}.{layer}.{field}"
-    (layer: ln1, attn, ln2, ffn), "final_ln.{field}", "out.{field}".
+    """Name every array by its place (``parameter_names``).
 
-    Shapes: ModelParams -> {name: array}, in the order of ``ModelParams``
+    Shapes: ModelParams -> {name: array}, in the order of ``parameter_names``
     """
-    groups: list[tuple[str, NamedTuple]] = [
-        (f"b{b}.{layer}", group)
-        for b, block in enumerate(model.blocks)
-        for layer, group in zip(block._fields, block, strict=True)
-    ]
-    params: Params = {"embed": model.embed}
-    for prefix, group in [*groups, ("final_ln", model.final_ln), ("out", model.out)]:
-        params |= {f"{prefix}.{field}": array for field, array in zip(group._fields, group, strict=True)}
-    return params
+    in_blocks = [array for block in model.blocks for group in block for array in group]
+    arrays = [model.embed, *in_blocks, *model.final_ln, *model.out]
+    return dict(zip(parameter_names(len(model.blocks)), arrays, strict=True))
 
 
 def unpack(params: Params, n_blocks: int) -> ModelParams:
@@ -138,22 +155,14 @@ def unpack(params: Params, n_blocks: int) -> ModelParams:
 
     Shapes: {name: array} -> ModelParams
     """
+    arrays = iter([params[name] for name in parameter_names(n_blocks)])
 
-    def group(kind: type[_Group], prefix: str) -> _Group:
-        return kind(*(params[f"{prefix}.{field}"] for field in kind._fields))
+    def take(kind: type[_Group]) -> _Group:  # the next len(kind._fields) arrays
+        return kind._make(itertools.islice(arrays, len(kind._fields)))
 
-    blocks = tuple(
-        BlockParams(
-            group(LayerNormParams, f"b{b}.ln1"),
-            group(AttentionParams, f"b{b}.attn"),
-            group(LayerNormParams, f"b{b}.ln2"),
-            group(FeedForwardParams, f"b{b}.ffn"),
-        )
-        for b in range(n_blocks)
-    )
-    return ModelParams(
-        params["embed"], blocks, group(LayerNormParams, "final_ln"), group(OutputParams, "out")
-    )
+    embed = next(arrays)
+    blocks = tuple(BlockParams(*(take(kind) for _, kind in _BLOCK_LAYERS)) for _ in range(n_blocks))
+    return ModelParams(embed, blocks, take(LayerNormParams), take(OutputParams))
 
 
 def init_params(config: Config, vocab_size: int, rng: np.random.Generator) -> Params:
@@ -202,8 +211,10 @@ def parameter_count(params: Params) -> int:
 
 @dataclass(frozen=True)
 class ForwardCache:
-    """token_ids [N]; blocks: one BlockCache per block; head: what ``unembed`` kept."""
+    """model: the weights the forward pass used (the backward pass needs them too);
+    token_ids [N]; blocks: one BlockCache per block; head: what ``unembed`` kept."""
 
+    model: ModelParams
     token_ids: np.ndarray
     blocks: tuple[BlockCache, ...]
     head: UnembedCache
@@ -234,16 +245,16 @@ def forward(
         x, cache = block(x, p, config.n_heads, mask)
         caches.append(cache)
     logits, head = unembed(x, model.final_ln, model.out)
-    return logits, ForwardCache(token_ids, tuple(caches), head)
+    return logits, ForwardCache(model, token_ids, tuple(caches), head)
 
 
-def backward(params: Params, cache: ForwardCache, d_logits: np.ndarray, config: Config) -> Params:
+def backward(cache: ForwardCache, d_logits: np.ndarray, config: Config) -> Params:
     """``forward`` in reverse: from dlogits (the gradient of a loss with respect to
     the logits) through the output layer, each block from the last, and the embedding.
 
     Shapes: d_logits [N, V] -> grads {name: same shape as params[name]}
     """
-    model = unpack(params, config.n_blocks)
+    model = cache.model
     dx, d_final_ln, d_out = unembed_backward(d_logits, cache.head, model.final_ln, model.out)
     d_blocks = []
     for p, block_cache in zip(reversed(model.blocks), reversed(cache.blocks), strict=True):

@@ -96,7 +96,7 @@ def loss_and_grads(params: Params, batch: Batch, config: Config) -> tuple[float,
     """
     logits, cache = forward(params, batch.inputs, config, batch.positions, batch.mask)
     loss, log_p = cross_entropy(logits, batch.targets)
-    return loss, backward(params, cache, cross_entropy_backward(log_p, batch.targets), config)
+    return loss, backward(cache, cross_entropy_backward(log_p, batch.targets), config)
 
 
 # --- training -----------------------------------------------------------------------
