@@ -25,6 +25,7 @@ from lesson_core.transformer import (
     Vocab,
     adam_step,
     attention_maps,
+    cross_entropy,
     forward,
     gelu,
     gelu_grad,
@@ -104,6 +105,14 @@ def test_first_adam_step_moves_every_weight_by_the_learning_rate():
     np.testing.assert_allclose(new["w"], [0.9, 1.1, 0.9], atol=1e-6)
     np.testing.assert_allclose(m["w"], 0.1 * grads["w"])
     np.testing.assert_allclose(v["w"], 0.001 * grads["w"] ** 2)
+
+
+def test_cross_entropy_hand_computed():
+    # Two positions: logits (0, 0) -> p = (1/2, 1/2); logits (ln 3, 0) -> p = (3/4, 1/4).
+    logits, targets = np.array([[0.0, 0.0], [math.log(3.0), 0.0]]), np.array([0, 1])
+    loss, log_p = cross_entropy(logits, targets)
+    assert loss == pytest.approx((math.log(2.0) + math.log(4.0)) / 2)
+    np.testing.assert_allclose(np.exp(log_p), [[0.5, 0.5], [0.75, 0.25]])
 
 
 # --- the backward pass ----------------------------------------------------------------

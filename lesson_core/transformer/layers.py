@@ -242,6 +242,9 @@ class BlockCache:
 def block(x: np.ndarray, p: BlockParams, n_heads: int, mask: np.ndarray) -> tuple[np.ndarray, BlockCache]:
     """x ← x + MultiHead(LN_1(x)); x ← x + FFN(LN_2(x))  (pre-norm, residual).
 
+    ``attention`` and ``feed_forward`` add the residual x themselves, so each sum
+    is computed in one fixed order (x + act W_2 + b_2), whoever calls them.
+
     Shapes: x [N, d], mask [N, N] -> [N, d], cache
     """
     u1, *ln1 = layer_norm(x, *p.ln1)
