@@ -6,7 +6,9 @@ tells ねこ は from いぬ は, which the bigram cannot.
 """
 
 import math
+import re
 from collections import Counter, defaultdict
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,6 +25,7 @@ from lesson_core.transformer import (
     Vocab,
     adam_step,
     attention_maps,
+    cross_entropy,
     forward,
     gelu,
     gelu_grad,
@@ -32,7 +35,9 @@ from lesson_core.transformer import (
     loss_and_grads,
     make_batch,
     next_token_distribution,
+    pack,
     train,
+    unpack,
 )
 
 CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")
@@ -100,6 +105,14 @@ def test_first_adam_step_moves_every_weight_by_the_learning_rate():
     np.testing.assert_allclose(new["w"], [0.9, 1.1, 0.9], atol=1e-6)
     np.testing.assert_allclose(m["w"], 0.1 * grads["w"])
     np.testing.assert_allclose(v["w"], 0.001 * grads["w"] ** 2)
+
+
+def test_cross_entropy_hand_computed():
+    # Two positions: logits (0, 0) -> p = (1/2, 1/2); logits (ln 3, 0) -> p = (3/4, 1/4).
+    logits, targets = np.array([[0.0, 0.0], [math.log(3.0), 0.0]]), np.array([0, 1])
+    loss, log_p = cross_entropy(logits, targets)
+    assert loss == pytest.approx((math.log(2.0) + math.log(4.0)) / 2)
+    np.testing.assert_allclose(np.exp(log_p), [[0.5, 0.5], [0.75, 0.25]])
 
 
 # --- the backward pass ----------------------------------------------------------------
@@ -326,3 +339,28 @@ def test_generation_never_samples_the_begin_token():
     for temperature in (0.0, 1.0):
         out = generate(params, config, vocab, ["ねこ"], temperature, np.random.default_rng(0), max_tokens=5)
         assert 1 <= len(out) <= 5 and BOS not in out
+
+
+def test_parameter_names_and_their_groups():
+    # The page and the KV cache read the weights by these names, in this order.
+    config = Config(d_model=4, n_heads=1, n_blocks=1)
+    params = init_params(config, 5, np.random.default_rng(0))
+    block = ["ln1.gain", "ln1.bias", "attn.w_q", "attn.w_k", "attn.w_v", "attn.w_o"]
+    block += ["ln2.gain", "ln2.bias", "ffn.w1", "ffn.b1", "ffn.w2", "ffn.b2"]
+    names = ["embed", *(f"b0.{n}" for n in block), "final_ln.gain", "final_ln.bias", "out.w", "out.b"]
+    assert list(params) == names
+    assert params["b0.ffn.w1"].shape == (4, 16) and params["out.w"].shape == (4, 5)
+    model = unpack(params, config.n_blocks)
+    assert model.blocks[0].attn.w_k is params["b0.attn.w_k"] and model.out.b is params["out.b"]
+    assert model.blocks[0].ffn.b2 is params["b0.ffn.b2"] and model.final_ln.gain is params["final_ln.gain"]
+    repacked = pack(model)
+    assert list(repacked) == names and all(repacked[n] is params[n] for n in names)
+
+
+def test_the_package_is_pure_numpy():
+    # tests/test_packaging.py checks lesson_core/*.py; this package sits one folder down.
+    modules = sorted((Path(__file__).resolve().parents[1] / "lesson_core" / "transformer").glob("*.py"))
+    assert [m.name for m in modules] == ["__init__.py", "data.py", "layers.py", "model.py", "training.py"]
+    forbidden = re.compile(r"^\s*(import|from)\s+(streamlit|altair|pandas)\b", re.M)
+    for path in modules:
+        assert not forbidden.search(path.read_text(encoding="utf-8")), path
