@@ -2,6 +2,7 @@
 own package and uses the shared UI through ``lesson_core.ui``'s public surface."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -77,3 +78,33 @@ def test_only_the_charts_package_imports_altair():
         if CHARTS not in path.parents and "altair" in imported_modules(path)
     ]
     assert offenders == []
+
+
+def readme_code_map() -> str:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = readme.index("## How it is built")
+    return readme[readme.index("```", start) + 3 : readme.index("```", readme.index("```", start) + 3)]
+
+
+def test_the_readme_code_map_names_every_module():
+    """A newcomer finds every module in the README's map; lessons/<id>/page.py
+    and parts.py are named once for all lessons, by the <id>/ pattern."""
+    code_map = readme_code_map()
+    for path in sorted((ROOT / "lesson_core").rglob("*.py")) + sorted((ROOT / "lessons").rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if path.name == "__init__.py":
+            assert f"{path.parent.name}/" in code_map, relative
+        elif relative.parts[0] == "lessons":
+            lesson = relative.parts[1]
+            assert f"{lesson}/" in code_map, relative
+            assert path.name in ("page.py", "parts.py") or f"{lesson}/{path.name}" in code_map, relative
+        else:
+            assert path.name in code_map, relative
+
+
+def test_the_readme_code_map_names_no_module_that_is_gone():
+    code_map = readme_code_map()
+    named = set(re.findall(r"[\w/]*[\w]+\.py", code_map))
+    existing = {p.name for p in ROOT.rglob("*.py") if ".git" not in p.parts}
+    assert named, "the map names no file"
+    assert {Path(name).name for name in named} <= existing | {"N_name.py"}, named
