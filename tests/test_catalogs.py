@@ -46,7 +46,8 @@ def test_same_placeholders_and_shape(key, lang):
 def test_every_literal_key_in_the_code_exists():
     found = {path: set(LITERAL_KEY.findall(path.read_text(encoding="utf-8"))) for path in APP_SOURCES}
     used = set().union(*found.values())
-    assert all(found[path] for path in APP_SOURCES if path.name == "page.py"), "a lesson's page uses no key?"
+    in_lessons = set().union(*(keys for path, keys in found.items() if "lessons" in path.parts))
+    assert len(in_lessons) > 100, "the scan misses the lessons' own files"
     for lang in LANGS:
         assert used - set(catalog(lang)) == set(), lang
 

@@ -265,6 +265,18 @@ def quizzes(lesson_id: str) -> None:
         quiz(lesson_id, question.id)
 
 
+def page_start(page_id: str | None = None, **intro_values: object) -> str:
+    """How every page begins: the setup (language, menu, progress), the title
+    and the introduction, with ``intro_values`` filled into its placeholders.
+    Returns the language. ``page_id`` is None for the home page.
+
+    Catalog entries: <page>.title and <page>.intro."""
+    lang = setup_page(page_id)
+    st.title(t(f"{page_id or 'home'}.title"))
+    st.markdown(t(f"{page_id or 'home'}.intro", **intro_values))
+    return lang
+
+
 def lesson_end(lesson_id: str) -> None:
     """How every lesson ends: the takeaways, the quiz, the question the next
     lesson answers, and the previous / next links.

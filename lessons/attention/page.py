@@ -22,8 +22,8 @@ from lesson_core.ui import (
     lesson_end,
     maths,
     num,
+    page_start,
     pct,
-    setup_page,
     t,
     t_list,
     terms,
@@ -41,9 +41,7 @@ FULL = attention(PRONOUN.queries, KV, KV, mask=causal_mask(N))  # the default ma
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("attention.title"))
-    st.markdown(t("attention.intro"))
+    page_start(LESSON)
 
     goal_section()
     qkv_section()

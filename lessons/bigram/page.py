@@ -7,7 +7,7 @@ import streamlit as st
 from lesson_core import equal_average
 from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
 from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
-from lesson_core.ui import gloss, lesson_end, md_escape, num, pct, setup_page, t, terms, try_this, vec
+from lesson_core.ui import gloss, lesson_end, md_escape, num, page_start, pct, t, terms, try_this, vec
 from lessons.bigram import parts
 
 LESSON, WA = "bigram", "は"
@@ -16,9 +16,7 @@ CONTENT = [CHAPTER.index(tok) for tok in ("ねこ", "ひるね", "すき")]
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("bigram.title"))
-    st.markdown(t("bigram.intro"))
+    page_start(LESSON)
 
     corpus_lab()
     uniform_section()

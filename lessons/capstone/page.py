@@ -5,7 +5,7 @@ import streamlit as st
 from lesson_core.capstone import cat_dog_tv, heads_check
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET
-from lesson_core.ui import lesson_end, num, pct, setup_page, t, terms, try_this
+from lesson_core.ui import lesson_end, num, page_start, pct, t, terms, try_this
 from lessons.capstone import parts, training
 
 LESSON = "capstone"
@@ -13,9 +13,7 @@ FAIL_TV = 0.5  # task t2: a model whose predictions after ねこ は and いぬ 
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("capstone.title"))
-    st.markdown(t("capstone.intro", n=len(CORPUS)))
+    page_start(LESSON, n=len(CORPUS))
     st.header(t("capstone.pieces.header"))
     st.markdown(t("capstone.pieces.body", ffn=FFN_MULT, bos=BOS, eos=EOS))
     st.latex(

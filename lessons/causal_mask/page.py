@@ -7,7 +7,7 @@ from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
 from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask
-from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, terms, try_this, views
+from lesson_core.ui import gloss, lesson_end, page_start, pct, t, terms, try_this, views
 from lessons.causal_mask import parts
 
 LESSON = "causal_mask"
@@ -32,9 +32,7 @@ FIRST, SECOND = RIGHT_OF_CAT[np.argsort(C_OPEN.weights[CAT, RIGHT_OF_CAT])[::-1]
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("causal_mask.title"))
-    st.markdown(t("causal_mask.intro"))
+    page_start(LESSON)
 
     why_section()
     matrix_section()

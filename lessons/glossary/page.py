@@ -4,13 +4,11 @@ and an index of links to them at the top (the page is long on a phone)."""
 import streamlit as st
 
 from lesson_core.glossary import TERMS
-from lesson_core.ui import anchor, setup_page, t
+from lesson_core.ui import anchor, page_start, t
 
 
 def main() -> None:
-    setup_page("glossary")
-    st.title(t("glossary.title"))
-    st.markdown(t("glossary.intro"))
+    page_start("glossary")
     st.markdown(" · ".join(f"[{t(f'glossary.{term}.name')}](#{anchor(term)})" for term in TERMS))
     for term in TERMS:
         st.subheader(t(f"glossary.{term}.name"), anchor=anchor(term))

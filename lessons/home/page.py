@@ -3,13 +3,11 @@
 import streamlit as st
 
 from lesson_core.course import LESSONS
-from lesson_core.ui import load_progress, page_link, progress_panel, setup_page, t
+from lesson_core.ui import load_progress, page_link, page_start, progress_panel, t
 
 
 def main() -> None:
-    setup_page()
-    st.title(t("home.title"))
-    st.markdown(t("home.intro"))
+    page_start()
 
     course_map()
     how_section()

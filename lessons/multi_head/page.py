@@ -14,7 +14,7 @@ from lesson_core.multihead import (
     random_projections,
     top_keys,
 )
-from lesson_core.ui import gloss, lesson_end, pct, setup_page, t, terms, try_this
+from lesson_core.ui import gloss, lesson_end, page_start, pct, t, terms, try_this
 from lessons.multi_head import parts
 
 LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0
@@ -27,9 +27,7 @@ WIDEN = random_projections(PRONOUN.vectors.shape[1], RUN_D_MODEL, np.random.defa
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("multi_head.title"))
-    st.markdown(t("multi_head.intro"))
+    page_start(LESSON)
 
     one_head_section()
     heads_demo()

@@ -7,15 +7,13 @@ from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_ABS, MAX_CHARS, MAX_TOKENS, bad_cells, default_vectors, tokenize
-from lesson_core.ui import bound, md_escape, setup_page, t, views, word_split
+from lesson_core.ui import bound, md_escape, page_start, t, views, word_split
 
 KNOWN = dict(zip(PRONOUN.tokens, PRONOUN.vectors, strict=True))
 
 
 def main() -> None:
-    setup_page("playground")
-    st.title(t("playground.title"))
-    st.markdown(t("playground.intro", max_tokens=MAX_TOKENS, max_abs=f"{MAX_ABS:g}"))
+    page_start("playground", max_tokens=MAX_TOKENS, max_abs=f"{MAX_ABS:g}")
 
     tokens = sentence_tokens()
     vectors = vectors_section(tokens)

@@ -14,7 +14,7 @@ from lesson_core.positional import (
     sinusoidal_encoding,
     token_at_positions,
 )
-from lesson_core.ui import gloss, lesson_end, num, setup_page, t, try_this
+from lesson_core.ui import gloss, lesson_end, num, page_start, t, try_this
 from lessons.positional import parts
 
 LESSON, TABLE_SIZE = "positional", (12, 8)
@@ -23,9 +23,7 @@ SENT_A, SENT_B = WORD_ORDER
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("positional.title"))
-    st.markdown(t("positional.intro"))
+    page_start(LESSON)
 
     order_demo()
     formula_section()

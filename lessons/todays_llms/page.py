@@ -6,7 +6,7 @@ import streamlit as st
 from lesson_core import course
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
-from lesson_core.ui import lesson_end, page_link, setup_page, t, terms, try_this
+from lesson_core.ui import lesson_end, page_link, page_start, t, terms, try_this
 from lessons.todays_llms import parts
 
 LESSON = "todays_llms"
@@ -15,9 +15,7 @@ SMALL_BLOCK = 3  # task t4: blocks of at most this many keys
 
 
 def main() -> None:
-    setup_page(LESSON)
-    st.title(t("todays_llms.title"))
-    st.markdown(t("todays_llms.intro"))
+    page_start(LESSON)
 
     cache_demo()
     cache_size()
