@@ -61,13 +61,18 @@ def dot_products(labels: list[str], q: np.ndarray, keys: np.ndarray, scores: np.
     return _aligned(lines)
 
 
-def divisions(labels: list[str], scores: np.ndarray, divisor: float, scaled: np.ndarray) -> str:
-    """score / √d_k ≈ scaled, one line per key."""
+def _quotients(labels: list[str], tops: list[str], bottom: str, results: list[str]) -> str:
+    """label: top ÷ bottom ≈ result, one aligned line per key (the numbers already written out)."""
     lines = [
-        rf"{_t(label)}: \quad {_n(s)} \div {_f(divisor, 3)} &\approx {_f(v, 2)}"
-        for label, s, v in zip(labels, scores, scaled, strict=True)
+        rf"{_t(label)}: \quad {top} \div {bottom} &\approx {result}"
+        for label, top, result in zip(labels, tops, results, strict=True)
     ]
     return _aligned(lines)
+
+
+def divisions(labels: list[str], scores: np.ndarray, divisor: float, scaled: np.ndarray) -> str:
+    """score / √d_k ≈ scaled, one line per key."""
+    return _quotients(labels, [_n(s) for s in scores], _f(divisor, 3), [_f(v, 2) for v in scaled])
 
 
 def exponentials(labels: list[str], scaled: np.ndarray, exps: np.ndarray, total: float) -> str:
@@ -82,11 +87,7 @@ def exponentials(labels: list[str], scaled: np.ndarray, exps: np.ndarray, total:
 
 def shares(labels: list[str], exps: np.ndarray, total: float, weights: np.ndarray) -> str:
     """e^x / sum ≈ weight, one line per key."""
-    lines = [
-        rf"{_t(label)}: \quad {_f(e, 2)} \div {_f(total, 2)} &\approx {_f(w, 3)}"
-        for label, e, w in zip(labels, exps, weights, strict=True)
-    ]
-    return _aligned(lines)
+    return _quotients(labels, [_f(e, 2) for e in exps], _f(total, 2), [_f(w, 3) for w in weights])
 
 
 def component_sums(axes: list[str], weights: np.ndarray, values: np.ndarray, output: np.ndarray) -> str:

@@ -4,6 +4,7 @@ several lessons (and the playground) show the same way."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -164,70 +165,70 @@ def _keep_in_url(param: str, query: np.ndarray, default: np.ndarray) -> None:
         st.query_params[param] = _query_text(query)
 
 
-def explorer(
-    tokens: Sequence[str],
-    keys: np.ndarray,
-    result: AttentionResult,
-    query: int,
-    allowed: np.ndarray | None,
-    prefix: str,
-    side: DeltaGenerator,
-) -> int:
+@dataclass(frozen=True)
+class Explored:
+    """One attention result as the explorer shows it.
+
+    tokens   the sentence
+    keys     the key vectors the scores came from (for the step-by-step table)
+    result   scores, weights and outputs of every query
+    query    the chosen query's index
+    allowed  what each query may see (None: everything)
+    """
+
+    tokens: Sequence[str]
+    keys: np.ndarray
+    result: AttentionResult
+    query: int
+    allowed: np.ndarray | None
+
+
+def explorer(view: Explored, prefix: str, side: DeltaGenerator) -> int:
     """Everything the explorer shows for one attention result: the query's
     weights as bars and its output vector (in ``side``, next to the controls),
     the step-by-step table, and the full map whose rows can be clicked to
-    choose the query. Returns the index of the query's top token."""
+    choose the query into ``<prefix>_query``. Returns the index of the query's top token."""
     with side:
-        best = explorer_bars(tokens, result, query, allowed)
-    explorer_details(tokens, keys, result, query, allowed, prefix)
+        best = explorer_bars(view)
+    explorer_details(view, prefix)
     return best
 
 
-def explorer_bars(
-    tokens: Sequence[str], result: AttentionResult, query: int, allowed: np.ndarray | None
-) -> int:
+def explorer_bars(view: Explored) -> int:
     """The query's weights as bars (hidden keys grey) and its output vector.
     Returns the index of the query's top token."""
-    labels = glossed_labels(tokens)
+    labels, query, allowed = glossed_labels(view.tokens), view.query, view.allowed
     st.subheader(t("ui.explorer.weights_header", query=md_escape(labels[query])))
     best = weights_bars(
         labels,
-        result.weights[query],
+        view.result.weights[query],
         labels[query],
         "ui.explorer.bars_alt",
         None if allowed is None else allowed[query],
     )
-    st.markdown(t("ui.explorer.output", output=vec(result.output[query])))
+    st.markdown(t("ui.explorer.output", output=vec(view.result.output[query])))
     return best
 
 
-def explorer_details(
-    tokens: Sequence[str],
-    keys: np.ndarray,
-    result: AttentionResult,
-    query: int,
-    allowed: np.ndarray | None,
-    prefix: str,
-    folded: bool = False,
-) -> None:
+def explorer_details(view: Explored, prefix: str, folded: bool = False) -> None:
     """The step-by-step table of the query's row (in an expander when
     ``folded``) and the full map, whose cells pick the query into
     ``<prefix>_query``; the chosen query's row is outlined."""
-    labels = glossed_labels(tokens)
-    header = t("ui.explorer.table_header", query=md_escape(labels[query]))
+    labels, n = glossed_labels(view.tokens), len(view.tokens)
+    header = t("ui.explorer.table_header", query=md_escape(labels[view.query]))
     with st.expander(header) if folded else st.container():
         if not folded:
             st.subheader(header)
-        steps_table(labels, keys, result, row=query)
-    st.subheader(t("ui.explorer.map_header", n=len(tokens)))
+        steps_table(labels, view.keys, view.result, row=view.query)
+    st.subheader(t("ui.explorer.map_header", n=n))
     st.caption(t("ui.explorer.map_help"))
     weights_map(
-        tokens,
-        result.weights,
-        allowed,
-        t("ui.explorer.map_alt", n=len(tokens)),
+        view.tokens,
+        view.result.weights,
+        view.allowed,
+        t("ui.explorer.map_alt", n=n),
         pick_into=f"{prefix}_query",
-        chosen=query,
+        chosen=view.query,
     )
 
 

@@ -165,7 +165,7 @@ def sentence_demo() -> None:
         queries = views.query_sliders(PRONOUN.axes, PRONOUN.queries, query, "at_q")
     allowed = causal_mask(N) if masked else None
     res = attention(queries, KV, KV, mask=allowed, temperature=temperature)
-    views.explorer(PRONOUN.tokens, KV, res, query, allowed, "at", side)
+    views.explorer(views.Explored(PRONOUN.tokens, KV, res, query, allowed), "at", side)
     with st.expander(t("attention.demo.table_header"), icon=":material/table:"):
         views.weights_table(PRONOUN.tokens, res.weights, allowed)
     sore = res.weights[IT]

@@ -116,10 +116,11 @@ def mask_demo() -> None:
     allowed = parts.allowed_by(kind, N_C, window)
     c = attention(PRONOUN.queries, KV, KV, mask=allowed, temperature=temperature)
     future = hidden_weight(c.weights, C_ALLOWED)
+    view = views.Explored(PRONOUN.tokens, KV, c, query, allowed)
     with chart:
-        views.explorer_bars(PRONOUN.tokens, c, query, allowed)
+        views.explorer_bars(view)
     st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
-    views.explorer_details(PRONOUN.tokens, KV, c, query, allowed, "cm", folded=True)
+    views.explorer_details(view, "cm", folded=True)
     st.markdown(
         t(
             "causal_mask.pronoun.gather",

@@ -75,4 +75,4 @@ def explore(tokens: tuple[str, ...], vectors: np.ndarray) -> None:
         query, masked, temperature = views.query_controls(tokens, len(tokens) - 1, "pg", in_url=False)
     allowed = causal_mask(len(tokens)) if masked else None
     result = attention(vectors, vectors, vectors, mask=allowed, temperature=temperature)
-    views.explorer(tokens, vectors, result, query, allowed, "pg", side)
+    views.explorer(views.Explored(tokens, vectors, result, query, allowed), "pg", side)
