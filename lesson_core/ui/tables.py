@@ -36,6 +36,7 @@ def _arrow_text_table(names: tuple[str, ...], cells: tuple[tuple[str, ...], ...]
 
 
 def score_text(x: float, digits: int = 2) -> str:
+    """A score as shown: fixed decimals, or −∞ / ∞ where it is not finite."""
     return num(x, digits) if np.isfinite(x) else ("−∞" if x < 0 else "∞")
 
 
