@@ -64,6 +64,22 @@ def test_no_full_garbage_collection_after_every_rerun():
     assert config["runner"]["postScriptGC"] is False
 
 
+def test_server_process_sets_glibc_malloc_to_return_freed_memory(monkeypatch):
+    """Without it, the server's memory grew with every learner's action (freed
+    memory kept in per-thread arenas, docs/serving.md); the environment wins."""
+    import ctypes
+    import platform
+
+    from lesson_core.ui import page
+
+    glibc = platform.system() == "Linux" and hasattr(ctypes.CDLL(None), "gnu_get_libc_version")
+    for name in ("MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"):
+        monkeypatch.delenv(name, raising=False)
+    assert page.compact_malloc() is glibc
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
+    assert page.compact_malloc() is False
+
+
 def _requirements() -> dict[str, list[str]]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     return {"dependencies": project["dependencies"], **project["optional-dependencies"]}

@@ -4,6 +4,8 @@ quizzes and the previous / next links."""
 
 from __future__ import annotations
 
+import ctypes
+import os
 import re
 from urllib.parse import unquote_plus, urlencode
 
@@ -16,7 +18,34 @@ from lesson_core.ui.a11y import plain_maths
 from lesson_core.ui.blas import one_blas_thread
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
 
+# glibc's malloc gives every thread that allocates its own arena (up to 8 per
+# core) and, once a large block has been freed, serves blocks up to 32 MB from
+# those arenas instead of returning them to the system. Streamlit runs every
+# script run in a new thread, so a server's memory grew with every action of
+# every learner: freed, but kept (docs/serving.md, "Memory"). Two arenas and a
+# fixed threshold (blocks of 256 KB and more are mapped and unmapped on their
+# own) keep it flat, at no measurable CPU cost. The MALLOC_ARENA_MAX and
+# MALLOC_MMAP_THRESHOLD_ environment variables, when set, win.
+_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8  # glibc's <malloc.h>
+MALLOC_ARENAS, MMAP_THRESHOLD = 2, 256 * 1024
+
+
+def compact_malloc() -> bool:
+    """Set glibc's malloc to keep a server's freed memory small. Returns whether
+    it did (not on another C library, nor when the environment sets it)."""
+    if os.environ.get("MALLOC_ARENA_MAX") or os.environ.get("MALLOC_MMAP_THRESHOLD_"):
+        return False
+    try:
+        libc = ctypes.CDLL(None)
+        libc.gnu_get_libc_version  # noqa: B018 (glibc only: musl's mallopt does nothing)
+        mallopt = libc.mallopt
+    except (OSError, AttributeError):
+        return False
+    return bool(mallopt(_M_ARENA_MAX, MALLOC_ARENAS)) and bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+
+
 one_blas_thread()  # every page imports this module: the whole server process
+compact_malloc()
 
 PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
@@ -173,24 +202,27 @@ def link_params() -> dict[str, str]:
     return params
 
 
-def page_link(lesson: course.Lesson | None, label: str | None = None) -> None:
+def page_link(
+    lesson: course.Lesson | None, label: str | None = None, params: dict[str, str] | None = None
+) -> None:
+    """A link to a lesson (the home page for None), carrying ``params``
+    (by default link_params(); the menu computes them once for all its links)."""
     page = lesson.page if lesson else course.HOME
     text = label or (t(f"{lesson.id}.menu") if lesson else t("home.menu"))
-    st.page_link(page, label=text, query_params=link_params())
+    st.page_link(page, label=text, query_params=link_params() if params is None else params)
 
 
 def draw_menu(lang: str, learner: progress.Progress) -> None:
     """The sidebar: home, every lesson with its done/total, the glossary, and
     the overall progress."""
-    lessons = course.LESSONS
+    lessons, params = course.LESSONS, link_params()
     with st.sidebar:
-        page_link(None)
-        for lesson in lessons:
-            done, total = learner.lesson_counts(lesson)
-            page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}")
-        for extra in course.EXTRAS:
-            st.page_link(extra.page, label=t(f"{extra.id}.menu"), icon=extra.icon, query_params=link_params())
+        page_link(None, params=params)
         counts = [learner.lesson_counts(lesson) for lesson in lessons]
+        for lesson, (done, total) in zip(lessons, counts, strict=True):
+            page_link(lesson, f"{t(f'{lesson.id}.menu')} · {done}/{total}", params)
+        for extra in course.EXTRAS:
+            st.page_link(extra.page, label=t(f"{extra.id}.menu"), icon=extra.icon, query_params=params)
         done, total = sum(c[0] for c in counts), sum(c[1] for c in counts)
         st.progress(done / max(total, 1), text=t("home.overall", done=done, total=total))
 
@@ -291,9 +323,9 @@ def lesson_end(lesson_id: str) -> None:
 
 def lesson_footer(lesson_id: str) -> None:
     """Previous / next lesson links (home when there is none)."""
-    before, after = course.neighbours(lesson_id)
+    (before, after), params = course.neighbours(lesson_id), link_params()
     left, right = st.columns(2)
     with left:
-        page_link(before, "← " + (t(f"{before.id}.menu") if before else t("home.menu")))
+        page_link(before, "← " + (t(f"{before.id}.menu") if before else t("home.menu")), params)
     with right:
-        page_link(after, (t(f"{after.id}.menu") if after else t("home.menu")) + " →")
+        page_link(after, (t(f"{after.id}.menu") if after else t("home.menu")) + " →", params)

@@ -1,20 +1,42 @@
-"""Tables a lesson shows, as DataFrames with translated column names.
+"""Tables a lesson shows, with translated column names.
 
 Numbers are formatted here (a real minus sign, percentages, −∞ for a blocked
-score) so that no table ever shows NaN or inf, whatever the inputs.
+score) so that no table ever shows NaN or inf, whatever the inputs. Every cell
+is text, and the tables are handed over as Arrow tables, the form
+``st.dataframe`` sends to the browser, converted from pandas as Streamlit
+would (the same bytes reach the browser) and kept for the next run: a table
+with the same text, for every learner of a lesson, is converted once per
+process instead of on every page load (docs/serving.md, "Where a first load
+goes").
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from lesson_core.ui.i18n import gloss, num, pct, t, vec
 
 
+def text_table(columns: dict[str, list[str]]) -> pa.Table:
+    """Columns of text (name -> cells, in order) as the Arrow table that
+    Streamlit would make of their DataFrame; the same text gives the same,
+    shared table (Arrow tables cannot be changed)."""
+    return _arrow_text_table(tuple(columns), tuple(tuple(cells) for cells in columns.values()))
+
+
+@functools.lru_cache(maxsize=256)  # a few tables per lesson and language: a small, bounded cache
+def _arrow_text_table(names: tuple[str, ...], cells: tuple[tuple[str, ...], ...]) -> pa.Table:
+    """The conversion st.dataframe does (pyarrow's from_pandas), done once per text."""
+    return pa.Table.from_pandas(pd.DataFrame(dict(zip(names, map(list, cells), strict=True))))
+
+
 def score_text(x: float, digits: int = 2) -> str:
+    """A score as shown: fixed decimals, or −∞ / ∞ where it is not finite."""
     return num(x, digits) if np.isfinite(x) else ("−∞" if x < 0 else "∞")
 
 
@@ -24,9 +46,9 @@ def attention_steps(
     scores: np.ndarray,
     scaled: np.ndarray,
     weights: np.ndarray,
-) -> pd.DataFrame:
+) -> pa.Table:
     """One row per key for one query: k, q·k, the scaled score, the weight."""
-    return pd.DataFrame(
+    return text_table(
         {
             t("ui.col.token"): [gloss(tok) for tok in tokens],
             t("ui.col.key"): [vec(k, 1) for k in keys],
@@ -37,9 +59,9 @@ def attention_steps(
     )
 
 
-def shapes(rows: Sequence[tuple[str, tuple[int, ...], str]]) -> pd.DataFrame:
+def shapes(rows: Sequence[tuple[str, tuple[int, ...], str]]) -> pa.Table:
     """(expression, shape, meaning) rows; each shape is read off a real array."""
-    return pd.DataFrame(
+    return text_table(
         {
             t("ui.col.expression"): [expr for expr, _, _ in rows],
             t("ui.col.shape"): [" × ".join(map(str, shape)) for _, shape, _ in rows],
