@@ -365,3 +365,23 @@ def test_quiz_and_intro_wording_is_unambiguous(lang, many_times, one_of, same_we
     assert one_of in all_text(at)
     at.radio(key="bigram_q3").set_value(1).run()
     assert len(at.error) == 1 and same_weight in at.error[0].value
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_shorter_sentence_brings_the_tokens_read_back_into_range(lang):
+    """Reading 5 tokens of a six-token sentence, then choosing a five-token one
+    (at most 4 read): the slider starts again from its default, with no error
+    (the server refused the old value) and no message about a bad link."""
+    at = open_page("pages/1_bigram.py", lang)
+    texts = at.selectbox(key="bg_sentence").options
+    long = next(text for text in texts if len(text.split()) == 6)
+    short = next(text for text in texts if len(text.split()) == 5)
+    at.selectbox(key="bg_sentence").set_value(long).run()
+    at.slider(key="bg_read").set_value(5).run()
+    assert at.query_params["bg_read"] in ("5", ["5"])
+    at.selectbox(key="bg_sentence").set_value(short).run()
+    assert_clean(at)
+    slider = at.slider(key="bg_read")
+    assert (slider.value, slider.max) == (2, 4)
+    assert not at.toast, [toast.value for toast in at.toast]
+    assert "bg_read" not in at.query_params

@@ -51,6 +51,7 @@ def bound(widget: Callable, *args: Any, limits: tuple[float, float] | None = Non
     spec = _signature(kind, widget).bind(*args, **kwargs).arguments
     if limits is not None:
         spec = spec | {"min_value": limits[0], "max_value": limits[1]}
+    forget_stale_value(kind, spec, str(key))
     check_url_value(kind, spec, str(key))
     GUARDED.add(str(key))
     return widget(*args, bind="query-params", **kwargs)
@@ -132,6 +133,29 @@ def repair(kind: str, spec: dict[str, Any], value: str | list[str]) -> tuple[boo
 
 
 # --- applying it to the URL ---------------------------------------------------------
+
+
+def forget_stale_value(kind: str, spec: dict[str, Any], key: str) -> None:
+    """A control whose range or options follow another control (the tokens read
+    of a sentence the learner has just shortened) can hold a value that is no
+    longer allowed. Streamlit would refuse it with an error; instead the control
+    quietly starts again from its default, in the session and in the URL (no
+    message: the learner did nothing wrong)."""
+    if kind not in NUMERIC + CHOICE or key not in st.session_state:
+        return
+    value = st.session_state[key]
+    if isinstance(value, list | tuple | dict) or value is None:
+        return
+    text = str((spec.get("format_func") or str)(value)) if kind in CHOICE else str(value)
+    if repair(kind, spec, text)[0]:
+        return
+    del st.session_state[key]
+    ctx = get_script_run_ctx()
+    if ctx is not None:
+        with ctx.session_state.query_params() as qp:
+            qp._initial_query_params.pop(key, None)
+            if qp.has_param(key):
+                qp.remove_param(key)
 
 
 def check_url_value(kind: str, spec: dict[str, Any], key: str) -> None:
