@@ -70,14 +70,14 @@ def test_server_process_sets_glibc_malloc_to_return_freed_memory(monkeypatch):
     import ctypes
     import platform
 
-    from lesson_core.ui import page
+    from lesson_core.ui import memory
 
     glibc = platform.system() == "Linux" and hasattr(ctypes.CDLL(None), "gnu_get_libc_version")
     for name in ("MALLOC_ARENA_MAX", "MALLOC_MMAP_THRESHOLD_"):
         monkeypatch.delenv(name, raising=False)
-    assert page.compact_malloc() is glibc
+    assert memory.compact_malloc() is glibc
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")
-    assert page.compact_malloc() is False
+    assert memory.compact_malloc() is False
 
 
 def _requirements() -> dict[str, list[str]]:

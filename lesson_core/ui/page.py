@@ -4,8 +4,6 @@ quizzes and the previous / next links."""
 
 from __future__ import annotations
 
-import ctypes
-import os
 import re
 from urllib.parse import unquote_plus, urlencode
 
@@ -16,33 +14,8 @@ from lesson_core import course, progress
 from lesson_core.ui import browser
 from lesson_core.ui.a11y import plain_maths
 from lesson_core.ui.blas import one_blas_thread
+from lesson_core.ui.memory import compact_malloc
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
-
-# glibc's malloc gives every thread that allocates its own arena (up to 8 per
-# core) and, once a large block has been freed, serves blocks up to 32 MB from
-# those arenas instead of returning them to the system. Streamlit runs every
-# script run in a new thread, so a server's memory grew with every action of
-# every learner: freed, but kept (docs/serving.md, "Memory"). Two arenas and a
-# fixed threshold (blocks of 256 KB and more are mapped and unmapped on their
-# own) keep it flat, at no measurable CPU cost. The MALLOC_ARENA_MAX and
-# MALLOC_MMAP_THRESHOLD_ environment variables, when set, win.
-_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8  # glibc's <malloc.h>
-MALLOC_ARENAS, MMAP_THRESHOLD = 2, 256 * 1024
-
-
-def compact_malloc() -> bool:
-    """Set glibc's malloc to keep a server's freed memory small. Returns whether
-    it did (not on another C library, nor when the environment sets it)."""
-    if os.environ.get("MALLOC_ARENA_MAX") or os.environ.get("MALLOC_MMAP_THRESHOLD_"):
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        libc.gnu_get_libc_version  # noqa: B018 (glibc only: musl's mallopt does nothing)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):
-        return False
-    return bool(mallopt(_M_ARENA_MAX, MALLOC_ARENAS)) and bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD))
-
 
 one_blas_thread()  # every page imports this module: the whole server process
 compact_malloc()
