@@ -14,8 +14,8 @@ from lesson_core import course, progress
 from lesson_core.ui import browser
 from lesson_core.ui.a11y import plain_maths
 from lesson_core.ui.blas import one_blas_thread
-from lesson_core.ui.memory import compact_malloc
 from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
+from lesson_core.ui.memory import compact_malloc
 
 one_blas_thread()  # every page imports this module: the whole server process
 compact_malloc()
