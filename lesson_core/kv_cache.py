@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lesson_core.attention import softmax
+from lesson_core.counts import require_counts
 from lesson_core.positional import sinusoidal_encoding
 from lesson_core.transformer import (
     BOS,
@@ -75,16 +76,8 @@ def kv_cache_bytes(layers: int, kv_heads: int, d_head: int, tokens: int, bytes_p
 
     Shapes: integers -> integer (bytes)
     """
-    for name, value in (
-        ("layers", layers),
-        ("kv_heads", kv_heads),
-        ("d_head", d_head),
-        ("bytes_per_number", bytes_per_number),
-    ):
-        if int(value) != value or value < 1:
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    if int(tokens) != tokens or tokens < 0:
-        raise ValueError(f"tokens must be a non-negative integer, got {tokens!r}")
+    require_counts(1, layers=layers, kv_heads=kv_heads, d_head=d_head, bytes_per_number=bytes_per_number)
+    require_counts(0, tokens=tokens)
     return 2 * int(layers) * int(kv_heads) * int(d_head) * int(tokens) * int(bytes_per_number)
 
 
@@ -135,8 +128,7 @@ def operation_counts(n: int, d_model: int, n_blocks: int, ffn_mult: int = FFN_MU
 
     Shapes: -> OpCounts with arrays [n]
     """
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    require_counts(1, n=n)
     t = np.arange(1, int(n) + 1, dtype=np.int64)
     weights = (4 + 2 * ffn_mult) * d_model * d_model
     without = n_blocks * (weights * t + d_model * t * (t + 1))

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lesson_core.attention import causal_mask, scaled_dot_product_attention
+from lesson_core.counts import require_counts
 
 MAX_TIMED = 4096  # the largest n the timing helper accepts
 
@@ -26,14 +27,7 @@ def score_matrix_bytes(n: int, heads: int, layers: int = 1, bytes_per_number: in
 
     Shapes: integers -> integer (bytes)
     """
-    for name, value in (
-        ("n", n),
-        ("heads", heads),
-        ("layers", layers),
-        ("bytes_per_number", bytes_per_number),
-    ):
-        if int(value) != value or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    require_counts(0, n=n, heads=heads, layers=layers, bytes_per_number=bytes_per_number)
     return int(n) * int(n) * int(heads) * int(layers) * int(bytes_per_number)
 
 
@@ -65,8 +59,7 @@ class BlockwiseResult:
 def _block_size(block: float, n_k: int) -> int:
     """``block`` as a whole number of keys, at most n_k (at least 1); a block that is
     not a positive integer raises ValueError."""
-    if int(block) != block or block < 1:
-        raise ValueError(f"block must be a positive integer, got {block!r}")
+    require_counts(1, block=block)
     return int(min(block, max(n_k, 1)))
 
 

@@ -54,8 +54,16 @@ def test_the_term_is_brought_back_if_the_first_scroll_ended_elsewhere(page, app_
     simulated by scrolling to the title from script, which no learner does)."""
     open_app(page, f"{app_url}/glossary?lang=ja#dot-product")
     page.wait_for_function(AT_TOP, arg="dot-product", timeout=10_000)
-    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"] h1').scrollIntoView()")
-    assert page.evaluate(TOP_OF, "dot-product") > 844
+    # Scroll away and measure in one step: the page's own check runs every
+    # 200 ms, and between two separate calls it may already have scrolled back.
+    moved_to = page.evaluate(
+        """id => {
+            document.querySelector('[data-testid="stMain"] h1').scrollIntoView();
+            return document.getElementById(id).getBoundingClientRect().top;
+        }""",
+        "dot-product",
+    )
+    assert moved_to > 844
     page.wait_for_function(AT_TOP, arg="dot-product", timeout=3_000)
 
 

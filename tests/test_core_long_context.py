@@ -95,3 +95,15 @@ def test_timing_measures_each_size_once():
     assert timing.seconds.shape == (2,) and np.all(timing.seconds >= 0)  # never asserted as a speed
     with pytest.raises(ValueError):
         time_attention([0], 4, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("bad", [-1, 0.5, 2.5, float("nan")])
+def test_counts_refuse_what_is_not_a_whole_number_of_things(bad):
+    from lesson_core.counts import require_counts
+
+    require_counts(0, tokens=0)
+    require_counts(1, heads=3, layers=2.0)
+    with pytest.raises(ValueError, match=r"^heads must be"):
+        require_counts(1, layers=1, heads=bad)
+    with pytest.raises(ValueError, match="positive"):
+        require_counts(1, heads=0)

@@ -15,6 +15,7 @@ from lesson_core.ui.page import (
     page_start,
     quiz,
     quizzes,
+    section_start,
     setup_page,
     try_this,
 )
@@ -40,6 +41,7 @@ __all__ = [
     "progress_panel",
     "quiz",
     "quizzes",
+    "section_start",
     "setup_page",
     "t",
     "t_count",

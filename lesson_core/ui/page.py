@@ -282,6 +282,17 @@ def page_start(page_id: str | None = None, **intro_values: object) -> str:
     return lang
 
 
+def section_start(section: str, formula: str | None = None, **body_values: object) -> None:
+    """How a section that rests on a formula begins: its header, its text with
+    ``body_values`` filled in, then the formula (LaTeX) on a line of its own.
+
+    Catalog entries: <section>.header and <section>.body."""
+    st.header(t(f"{section}.header"))
+    st.markdown(t(f"{section}.body", **body_values))
+    if formula is not None:
+        st.latex(formula)
+
+
 def lesson_end(lesson_id: str) -> None:
     """How every lesson ends: the takeaways, the quiz, the question the next
     lesson answers, and the previous / next links.

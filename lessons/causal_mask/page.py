@@ -7,7 +7,7 @@ from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
 from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask
-from lesson_core.ui import gloss, lesson_end, page_start, pct, t, terms, try_this, views
+from lesson_core.ui import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this, views
 from lessons.causal_mask import parts
 
 LESSON = "causal_mask"
@@ -56,11 +56,10 @@ def why_section() -> None:
 
 def matrix_section() -> None:
     """2. The mask matrix M, added to the scores: 0 on and left of the diagonal, −∞ right of it."""
-    st.header(t("causal_mask.matrix.header"))
-    st.markdown(t("causal_mask.matrix.body"))
-    st.latex(
+    section_start(
+        "causal_mask.matrix",
         r"M_{ij} = \begin{cases} 0 & (j \le i) \\ -\infty & (j > i) \end{cases} \qquad"
-        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V"
+        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V",
     )
     mask_col, note_col = st.columns([3, 2], gap="large")
     with mask_col:

@@ -14,7 +14,7 @@ from lesson_core.positional import (
     sinusoidal_encoding,
     token_at_positions,
 )
-from lesson_core.ui import gloss, lesson_end, num, page_start, t, try_this
+from lesson_core.ui import gloss, lesson_end, num, page_start, section_start, t, try_this
 from lessons.positional import parts
 
 LESSON, TABLE_SIZE = "positional", (12, 8)
@@ -103,12 +103,11 @@ def with_positions(causal: bool) -> None:
 
 def formula_section() -> None:
     """2. The sinusoidal encoding's formula, and a small table of it."""
-    st.header(t("positional.formula.header"))
-    st.markdown(t("positional.formula.body"))
-    st.latex(
+    section_start(
+        "positional.formula",
         r"\theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}}, \qquad "
         r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
-        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}"
+        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}",
     )
     with st.expander(t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])):
         st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
