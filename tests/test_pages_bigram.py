@@ -385,3 +385,25 @@ def test_a_shorter_sentence_brings_the_tokens_read_back_into_range(lang):
     assert (slider.value, slider.max) == (2, 4)
     assert not at.toast, [toast.value for toast in at.toast]
     assert "bg_read" not in at.query_params
+
+
+def test_a_value_streamlit_refuses_starts_the_control_again(monkeypatch):
+    """Behind forget_stale_value stands one more guard: if Streamlit still holds
+    an out-of-range value for a control when it is drawn (here put there in the
+    run itself, where the first guard would have looked), the control starts
+    again from its default after one rerun instead of the learner seeing an
+    error; only a second refusal in a row would be raised."""
+    import streamlit as st
+
+    from lesson_core.ui import url_state
+
+    def holds_a_stale_value(kind, spec, key):
+        if key == "bg_read" and not st.session_state.get(url_state.RETRIED.format(key)):
+            st.session_state[key] = spec["max_value"] + 1
+
+    monkeypatch.setattr(url_state, "forget_stale_value", holds_a_stale_value)
+    at = open_page(PAGE, "en")
+    assert_clean(at)
+    slider = at.slider(key="bg_read")
+    assert (slider.value, slider.max) == (2, 4)
+    assert url_state.RETRIED.format("bg_read") not in at.session_state  # ready for the next time

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import functools
 import inspect
+import logging
 import math
 from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
+from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from lesson_core.ui.i18n import md_escape, t
@@ -31,6 +33,8 @@ from lesson_core.ui.i18n import md_escape, t
 GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
 SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats
 NUMERIC = ("slider", "number_input")
+RETRIED = "url_state_retried_{}"  # session flag: this control was just started again
+_LOGGER = logging.getLogger(__name__)
 CHOICE = ("select_slider", "selectbox", "radio", "segmented_control", "pills")
 SWITCH = ("toggle", "checkbox")
 
@@ -54,7 +58,27 @@ def bound(widget: Callable, *args: Any, limits: tuple[float, float] | None = Non
     forget_stale_value(kind, spec, str(key))
     check_url_value(kind, spec, str(key))
     GUARDED.add(str(key))
-    return widget(*args, bind="query-params", **kwargs)
+    try:
+        value = widget(*args, bind="query-params", **kwargs)
+    except (StreamlitValueAboveMaxError, StreamlitValueBelowMinError) as error:
+        start_again(str(key), error)
+    st.session_state.pop(RETRIED.format(key), None)
+    return value
+
+
+def start_again(key: str, error: Exception) -> None:
+    """The last line of defence behind ``forget_stale_value``: Streamlit refused
+    the value it holds for ``key`` as out of range (a load test met this twice in
+    17,551 actions without a way to replay it). Forget the value and run the app
+    again, once, so the control starts from its default instead of the learner
+    seeing an error; a second refusal in a row is a real bug and is raised."""
+    retried = RETRIED.format(key)
+    if st.session_state.get(retried):
+        raise error
+    _LOGGER.warning("%s refused for %r; starting the control again from its default", error, key)
+    _forget(key)
+    st.session_state[retried] = True
+    st.rerun()
 
 
 # --- what a URL value may be --------------------------------------------------------
@@ -149,7 +173,12 @@ def forget_stale_value(kind: str, spec: dict[str, Any], key: str) -> None:
     text = str((spec.get("format_func") or str)(value)) if kind in CHOICE else str(value)
     if repair(kind, spec, text)[0]:
         return
-    del st.session_state[key]
+    _forget(key)
+
+
+def _forget(key: str) -> None:
+    """Drop the control's value from the session and from the URL."""
+    st.session_state.pop(key, None)
     ctx = get_script_run_ctx()
     if ctx is not None:
         with ctx.session_state.query_params() as qp:
