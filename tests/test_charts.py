@@ -7,13 +7,14 @@ from pathlib import Path
 
 import altair as alt
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
+from streamlit import dataframe_util
 
 from lesson_core.ui import charts
-from lessons.positional.parts import matrix_frame
 
 ROOT = Path(__file__).resolve().parent.parent
 TITLES = ("Key", "Query", "Weight")
@@ -222,6 +223,13 @@ def test_line_x_domain_fixes_the_x_scale():
 finite = st.floats(-1e6, 1e6, allow_nan=False, allow_infinity=False)
 
 
+def sent(data) -> pd.DataFrame:
+    """A chart's data as the browser receives it: Arrow bytes, read back."""
+    return dataframe_util.convert_arrow_bytes_to_pandas_df(
+        dataframe_util.convert_anything_to_arrow_bytes(data)
+    )
+
+
 def numbers_are_finite(frame) -> bool:
     numeric = frame.select_dtypes("number")
     return not numeric.empty and bool(np.isfinite(numeric.to_numpy(dtype=float)).all())
@@ -233,15 +241,15 @@ def test_bar_and_line_frames_are_finite(values, data):
     n = len(values)
     labels = [f"t{i}" for i in range(n)]
     masked = data.draw(arrays(np.bool_, n))
-    frame = charts.bar_frame(labels, values, [str(v) for v in values], highlight=0, masked=masked)
+    frame = sent(charts.bar_frame(labels, values, [str(v) for v in values], highlight=0, masked=masked))
     assert len(frame) == n
     assert numbers_are_finite(frame)
     assert list(frame["kind"] == "masked") == list(masked)
     other = data.draw(arrays(np.float64, n, elements=finite))
-    grouped_frame = charts.grouped_bar_frame(labels, {"a": values, "b": other}, str)
+    grouped_frame = sent(charts.grouped_bar_frame(labels, {"a": values, "b": other}, str))
     assert len(grouped_frame) == 2 * n
     assert numbers_are_finite(grouped_frame)
-    line = charts.line_frame(np.arange(n), {"a": values, "b": other})
+    line = sent(charts.line_frame(np.arange(n), {"a": values, "b": other}))
     assert len(line) == 2 * n
     assert numbers_are_finite(line)
 
@@ -251,15 +259,17 @@ def test_bar_and_line_frames_are_finite(values, data):
 def test_heatmap_and_matrix_frames_are_finite(values, data):
     n_r, n_c = values.shape
     masked = data.draw(arrays(np.bool_, values.shape))
-    frame = charts.heatmap_frame(
-        [f"r{i}" for i in range(n_r)], [f"c{j}" for j in range(n_c)], values, values.astype(str), masked
+    frame = sent(
+        charts.heatmap_frame(
+            [f"r{i}" for i in range(n_r)], [f"c{j}" for j in range(n_c)], values, values.astype(str), masked
+        )
     )
     assert len(frame) == n_r * n_c
     assert numbers_are_finite(frame)
     assert int(frame["masked"].sum()) == int(masked.sum())
     assert not (frame["dark"] & frame["masked"]).any()
 
-    cells = matrix_frame(values)
+    cells = sent(charts.matrix_frame(values))
     assert len(cells) == n_r * n_c
     assert numbers_are_finite(cells)
     assert cells["row"].max() == n_r - 1
@@ -273,8 +283,8 @@ def test_heatmap_and_matrix_frames_are_finite(values, data):
 def test_weights_frame_is_finite_and_dashes_blocked_cells(weights, data):
     n_r, n_c = weights.shape
     allowed = data.draw(st.none() | arrays(np.bool_, weights.shape))
-    frame = charts.weights_frame(
-        [f"r{i}" for i in range(n_r)], [f"c{j}" for j in range(n_c)], weights, allowed
+    frame = sent(
+        charts.weights_frame([f"r{i}" for i in range(n_r)], [f"c{j}" for j in range(n_c)], weights, allowed)
     )
     assert numbers_are_finite(frame)
     blocked = np.zeros(weights.shape, bool) if allowed is None else ~allowed
@@ -525,7 +535,7 @@ def test_dark_text_threshold_on_both_sides_of_the_sequential_scale():
     assert 0.7 <= charts.DARK_TEXT_FROM <= 0.8  # where white starts to beat black on "blues"
     weights = np.array([[0.0, 0.3, below], [above, 0.9, 1.0]])
     assert charts.dark_cells(weights).tolist() == [[False, False, False], [True, True, True]]
-    frame = charts.weights_frame(["a", "b"], ["x", "y", "z"], weights, None)
+    frame = sent(charts.weights_frame(["a", "b"], ["x", "y", "z"], weights, None))
     assert frame["dark"].tolist() == [False, False, False, True, True, True]
 
 
@@ -534,8 +544,10 @@ def test_dark_text_threshold_on_both_sides_of_the_diverging_scale():
     t = charts.DARK_TEXT_FROM
     values = np.array([4.0, 4 * (t + 0.01), 4 * (t - 0.01), 0.0, -2 * (t - 0.01), -2 * (t + 0.01), -2.0])
     assert charts.dark_cells(values, diverging=True).tolist() == [True, True, False, False, False, True, True]
-    frame = charts.heatmap_frame(
-        ["r"], list("abcdefg"), values[None, :], values[None, :].astype(str), diverging=True
+    frame = sent(
+        charts.heatmap_frame(
+            ["r"], list("abcdefg"), values[None, :], values[None, :].astype(str), diverging=True
+        )
     )
     assert frame["dark"].tolist() == [True, True, False, False, False, True, True]
 
@@ -543,6 +555,8 @@ def test_dark_text_threshold_on_both_sides_of_the_diverging_scale():
 def test_masked_cells_count_as_zero_and_never_get_white_text():
     values = np.array([[1.0, 0.9], [-3.0, 0.2]])
     masked = np.array([[True, False], [True, False]])
-    frame = charts.heatmap_frame(["a", "b"], ["x", "y"], values, values.astype(str), masked, diverging=True)
+    frame = sent(
+        charts.heatmap_frame(["a", "b"], ["x", "y"], values, values.astype(str), masked, diverging=True)
+    )
     assert frame["value"].tolist() == [0.0, 0.9, 0.0, 0.2]
     assert frame["dark"].tolist() == [False, True, False, False]  # 0.9 is the largest shown value

@@ -320,10 +320,9 @@ def weights_table(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarra
     columns = keys (glossed in English), "—" where the mask blocks."""
     labels = glossed_labels(tokens)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed, dtype=bool)
-    cells = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.1f}")(weights))
-    frame = pd.DataFrame(cells, columns=labels)
-    frame.insert(0, t("ui.col.query"), labels)
-    st.dataframe(frame, hide_index=True)
+    cells = np.where(blocked, "—", np.char.mod("%.1f", 100 * np.asarray(weights, dtype=float)))
+    columns = {t("ui.col.query"): labels} | {label: cells[:, j].tolist() for j, label in enumerate(labels)}
+    st.dataframe(tables.text_columns(columns), hide_index=True)
 
 
 def compare_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:

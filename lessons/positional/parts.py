@@ -115,26 +115,12 @@ def waves(pe: np.ndarray) -> None:
     charts.show(frame, spec, t("positional.explore.waves_alt", n=n, dims=dims))
 
 
-def matrix_frame(values: np.ndarray) -> pd.DataFrame:
-    """Long form of an [n_rows, n_cols] matrix (up to 65 536 cells) in compact
-    numeric columns (int16, float32): cheap to turn into Arrow and to send to
-    the browser, so a slider move stays cheap."""
-    n_r, n_c = values.shape
-    return pd.DataFrame(
-        {
-            "row": np.repeat(np.arange(n_r, dtype=np.int16), n_c),
-            "col": np.tile(np.arange(n_c, dtype=np.int16), n_r),
-            "value": np.asarray(values, dtype=np.float32).ravel(),
-        }
-    )
-
-
 def matrix_map(
     values: np.ndarray, x_key: str, y_key: str, colour_key: str, alt_text: str, unit_range: bool = False
 ) -> None:
     """Draw a matrix heatmap with catalog axis titles."""
     spec = charts.matrix_spec(t(x_key), t(y_key), t(colour_key), unit_range)
-    charts.show(matrix_frame(values), spec, alt_text)
+    charts.show(charts.matrix_frame(values), spec, alt_text)
 
 
 def waves_chart(view: PositionMap) -> None:

@@ -258,14 +258,11 @@ def rope_chart(q: np.ndarray, k: np.ndarray, res: RopeScore) -> None:
     spec = charts.line_spec(
         t("todays_llms.rope.chart_x"), t("todays_llms.rope.chart_y"), t("todays_llms.rope.series"), height=240
     )
-    frame = pd.concat(
-        [
-            charts.line_frame(offsets, {t("todays_llms.rope.series_all"): score_by_offset(q, k, offsets)}),
-            charts.line_frame(
-                np.array([res.offset]), {t("todays_llms.rope.series_you"): np.array([res.score])}
-            ).assign(series_order=1),
-        ],
-        ignore_index=True,
+    frame = charts.stack(
+        charts.line_frame(offsets, {t("todays_llms.rope.series_all"): score_by_offset(q, k, offsets)}),
+        charts.line_frame(
+            np.array([res.offset]), {t("todays_llms.rope.series_you"): np.array([res.score])}, first_order=1
+        ),
     )
     charts.show(frame, spec, t("todays_llms.rope.alt"))
 

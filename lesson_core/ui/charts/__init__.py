@@ -4,8 +4,9 @@ Each ``*_spec`` function builds an Altair chart with no data, turns it into a
 Vega-Lite dict with ``freeze`` and caches it by its arguments (titles, height
 and the options: label angle, legend, ...; a heatmap's travel in the small
 frozen values ``MapTitles``, ``Labels`` and ``Cells``). A page pairs it with a
-long-form DataFrame from the matching ``*_frame`` function and calls ``show``.
-Moving a slider then costs a DataFrame, not a new chart.
+long-form Arrow table from the matching ``*_frame`` function (``table``
+builds one from NumPy arrays, no pandas) and calls ``show``. Moving a slider
+then costs a small table, not a new chart.
 
 The cached dicts are shared: never modify one. A chart that needs something
 the options do not offer gets a new option here (a hashable argument, so that
@@ -36,6 +37,8 @@ from lesson_core.ui.charts.base import (
     freeze,
     series_legend,
     show,
+    stack,
+    table,
 )
 from lesson_core.ui.charts.heatmaps import (
     DARK_TEXT_FROM,
@@ -46,6 +49,7 @@ from lesson_core.ui.charts.heatmaps import (
     dark_cells,
     heatmap_frame,
     heatmap_spec,
+    matrix_frame,
     matrix_spec,
     row_picker,
     scrolling_heatmap_spec,
@@ -81,6 +85,7 @@ __all__ = [
     "line_frame",
     "line_spec",
     "log_line_spec",
+    "matrix_frame",
     "matrix_spec",
     "row_picker",
     "scrolling_heatmap_spec",
@@ -88,6 +93,8 @@ __all__ = [
     "show",
     "sized_heatmap_spec",
     "small_heatmap_spec",
+    "stack",
+    "table",
     "wave_spec",
     "weights_frame",
 ]

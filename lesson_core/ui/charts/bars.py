@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 import altair as alt
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from lesson_core.ui.charts.base import (
     MASKED_GREY,
@@ -17,6 +17,7 @@ from lesson_core.ui.charts.base import (
     given,
     headroom,
     series_colour,
+    table,
     tooltips,
 )
 
@@ -51,13 +52,13 @@ def bar_frame(
     texts: Sequence[str],
     highlight: Sequence[int] | int | None = None,
     masked: np.ndarray | None = None,
-) -> pd.DataFrame:
+) -> pa.Table:
     """One bar per label; ``highlight`` bars orange (the top ones), ``masked``
     bars grey (positions the mask hides)."""
     n = len(labels)
     top = np.isin(np.arange(n), np.atleast_1d(highlight if highlight is not None else []))
     hidden = np.zeros(n, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
-    return pd.DataFrame(
+    return table(
         {
             "label": list(labels),
             "order": np.arange(n),
@@ -131,20 +132,18 @@ def dense_grouped_bar_spec(x_title: str, y_title: str, series_title: str, slante
 
 def grouped_bar_frame(
     labels: Sequence[str], series: dict[str, np.ndarray], fmt: Callable[[float], str]
-) -> pd.DataFrame:
+) -> pa.Table:
     """Long form of several value arrays over the same labels: one row per label
     and series, in order, with the value written by ``fmt``."""
-    parts = [
-        pd.DataFrame(
-            {
-                "label": list(labels),
-                "order": np.arange(len(labels)),
-                "series": name,
-                "series_order": k,
-                "value": np.asarray(values, dtype=float),
-                "text": [fmt(v) for v in values],
-            }
-        )
-        for k, (name, values) in enumerate(series.items())
-    ]
-    return pd.concat(parts, ignore_index=True)
+    n, k = len(labels), len(series)
+    values = [np.asarray(v, dtype=float) for v in series.values()]
+    return table(
+        {
+            "label": list(labels) * k,
+            "order": np.tile(np.arange(n), k),
+            "series": np.repeat(list(series), n),
+            "series_order": np.repeat(np.arange(k), n),
+            "value": np.concatenate(values) if values else np.zeros(0),
+            "text": [fmt(v) for v in np.concatenate(values)] if values else [],
+        }
+    )

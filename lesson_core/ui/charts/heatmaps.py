@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import altair as alt
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 import streamlit as st
 
 from lesson_core.ui.charts.base import (
@@ -21,6 +21,7 @@ from lesson_core.ui.charts.base import (
     expr_or,
     freeze,
     given,
+    table,
     tooltips,
 )
 
@@ -239,7 +240,7 @@ def heatmap_frame(
     chosen_row: int | None = None,
     *,
     diverging: bool = False,
-) -> pd.DataFrame:
+) -> pa.Table:
     """Long form of an [n_rows, n_cols] matrix: one line per cell.
 
     ``texts`` holds the label of every cell; ``masked`` cells are drawn grey
@@ -250,7 +251,7 @@ def heatmap_frame(
     n_r, n_c = values.shape
     masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
     shown = np.where(masked, 0.0, values)
-    return pd.DataFrame(
+    return table(
         {
             "row": np.repeat(list(rows), n_c),
             "row_i": np.repeat(np.arange(n_r), n_c),
@@ -271,13 +272,13 @@ def weights_frame(
     weights: np.ndarray,
     allowed: np.ndarray | None,
     chosen_row: int | None = None,
-) -> pd.DataFrame:
+) -> pa.Table:
     """A heatmap frame for attention weights: each cell labelled with its weight
     in percent (the number only, so that it fits a phone-width cell), cells the
     mask blocks labelled "—" and drawn grey, ``chosen_row`` marked."""
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
-    texts = np.where(blocked, "—", np.vectorize(lambda w: f"{100 * w:.0f}")(weights))
+    texts = np.where(blocked, "—", np.char.mod("%.0f", 100 * weights))
     return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row)
 
 
@@ -291,6 +292,20 @@ def row_picker(chart_key: str, target_key: str) -> Callable[[], None]:
             st.session_state[target_key] = int(points[0]["row_i"])
 
     return pick
+
+
+def matrix_frame(values: np.ndarray) -> pa.Table:
+    """Long form of an [n_rows, n_cols] matrix (up to 65 536 cells) in compact
+    numeric columns (int16, float32): cheap to send to the browser, so a
+    slider move stays cheap. Spec: ``matrix_spec``."""
+    n_r, n_c = values.shape
+    return table(
+        {
+            "row": np.repeat(np.arange(n_r, dtype=np.int16), n_c),
+            "col": np.tile(np.arange(n_c, dtype=np.int16), n_r),
+            "value": np.asarray(values, dtype=np.float32).ravel(),
+        }
+    )
 
 
 @functools.lru_cache(maxsize=8)

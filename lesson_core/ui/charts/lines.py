@@ -8,7 +8,7 @@ import functools
 
 import altair as alt
 import numpy as np
-import pandas as pd
+import pyarrow as pa
 
 from lesson_core.ui.charts.base import (
     CHOSEN_COLOUR,
@@ -18,6 +18,7 @@ from lesson_core.ui.charts.base import (
     given,
     series_colour,
     series_legend,
+    table,
     tooltips,
 )
 
@@ -62,15 +63,19 @@ def line_spec(
     return freeze(line.properties(height=height))
 
 
-def line_frame(x: np.ndarray, series: dict[str, np.ndarray]) -> pd.DataFrame:
-    """Long form of several y arrays over one x array."""
+def line_frame(x: np.ndarray, series: dict[str, np.ndarray], first_order: int = 0) -> pa.Table:
+    """Long form of several y arrays over one x array; the series are numbered
+    (``series_order``, their colour and legend place) from ``first_order``, so
+    that a marked point can be stacked after the lines it belongs to."""
     x = np.asarray(x, dtype=float)
-    return pd.concat(
-        [
-            pd.DataFrame({"x": x, "y": np.asarray(y, dtype=float), "series": name, "series_order": k})
-            for k, (name, y) in enumerate(series.items())
-        ],
-        ignore_index=True,
+    k = len(series)
+    return table(
+        {
+            "x": np.tile(x, k),
+            "y": np.concatenate([np.asarray(y, dtype=float) for y in series.values()]) if k else x[:0],
+            "series": np.repeat(list(series), len(x)),
+            "series_order": np.repeat(np.arange(first_order, first_order + k), len(x)),
+        }
     )
 
 
