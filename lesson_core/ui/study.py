@@ -20,8 +20,9 @@ def terms(*term_ids: str) -> None:
         st.caption(t("glossary.terms_label"))
         for term in term_ids:
             with st.popover(t(f"glossary.{term}.name"), icon=":material/menu_book:", width="content"):
-                st.markdown(t(f"glossary.{term}.short"))
-                st.markdown(f"[{t('glossary.more')}]({glossary_path()}?{query}#{anchor(term)})")
+                # one element, two paragraphs: every element drawn costs the server a message
+                link = f"[{t('glossary.more')}]({glossary_path()}?{query}#{anchor(term)})"
+                st.markdown(f"{t(f'glossary.{term}.short')}\n\n{link}")
 
 
 def anchor(term_id: str) -> str:
