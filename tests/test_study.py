@@ -20,6 +20,7 @@ from lesson_core.progress import (
     to_json,
 )
 from lesson_core.ui.i18n import catalog
+from lesson_core.ui.study import look_up_key
 
 GLOSSARY = "pages/8_glossary.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,10 +43,15 @@ def test_glossary_covers_the_core_terms():
 
 
 def test_lessons_offer_term_look_ups_that_link_to_the_glossary():
+    """A look-up's definition and link are drawn once it is opened, not before."""
     at = open_page("pages/2_attention.py", "en")
     labels = [p.proto.popover.label for p in at.get("popover")]
     assert "dot product" in labels and "softmax" in labels
+    assert "#dot-product" not in all_text(at)
+    at.session_state[look_up_key("dot_product-softmax-weighted_average", "dot_product")] = True
+    at.run()
     assert "glossary?lang=en" in all_text(at) and "#dot-product" in all_text(at)
+    assert "#softmax" not in all_text(at)  # only the one opened
 
 
 def test_progress_file_round_trip():

@@ -13,16 +13,33 @@ from lesson_core.ui.page import link_params, load_progress, save_progress
 
 def terms(*term_ids: str) -> None:
     """A row of look-ups for the terms a section introduces: each opens a short
-    definition with a link to the term in the glossary."""
-    query = urlencode(link_params())
+    definition with a link to the term in the glossary. A look-up's content is
+    drawn only once the learner opens it (keyed ``term_<group>_<term>``, where
+    the group is the section's terms): a lesson offers dozens, and every
+    element drawn on a first page load costs the server a message."""
+    group = "-".join(term_ids)
     # one row that wraps (columns would stack one button per line on a phone)
     with st.container(horizontal=True, vertical_alignment="center"):
         st.caption(t("glossary.terms_label"))
         for term in term_ids:
-            with st.popover(t(f"glossary.{term}.name"), icon=":material/menu_book:", width="content"):
-                # one element, two paragraphs: every element drawn costs the server a message
-                link = f"[{t('glossary.more')}]({glossary_path()}?{query}#{anchor(term)})"
-                st.markdown(f"{t(f'glossary.{term}.short')}\n\n{link}")
+            look_up = st.popover(
+                t(f"glossary.{term}.name"),
+                icon=":material/menu_book:",
+                width="content",
+                key=look_up_key(group, term),
+                on_change="rerun",
+            )
+            if look_up.open:
+                with look_up:
+                    link = (
+                        f"[{t('glossary.more')}]({glossary_path()}?{urlencode(link_params())}#{anchor(term)})"
+                    )
+                    st.markdown(f"{t(f'glossary.{term}.short')}\n\n{link}")
+
+
+def look_up_key(group: str, term: str) -> str:
+    """The widget key of a look-up (its open state): ``group`` is its section's terms."""
+    return f"term_{group}_{term}"
 
 
 def anchor(term_id: str) -> str:
