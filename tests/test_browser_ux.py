@@ -123,3 +123,31 @@ def test_japanese_pages_hide_streamlits_english_hints(page, app_url):
     open_app(page, f"{app_url}/playground?lang=en")
     page.locator('[data-testid="stTextInput"] input').first.fill("ねこ が すき")
     expect(page.get_by_text("Press Enter to apply", exact=True)).to_be_visible()  # English keeps it
+
+
+def test_a_quiz_answer_shows_its_feedback_and_a_right_one_counts_in_the_menu(page, app_url):
+    """Each question is a fragment: an answer reruns the question alone, and the
+    whole page (the menu's done/total) only when it completes the question."""
+    from playwright.sync_api import expect
+
+    from lesson_core import course, progress
+    from lesson_core.ui.i18n import catalog
+
+    en, lesson = catalog("en"), course.BY_ID["bigram"]
+    question = lesson.quizzes[0]
+    base = f"bigram.quiz.{question.id}"
+    options = en[f"{base}.options"]
+    wrong = (question.answer + 1) % len(options)
+    _, total = progress.Progress(set(), set(), set()).lesson_counts(lesson)
+    open_app(page, f"{app_url}/bigram?lang=en")
+    menu = page.locator('[data-testid="stSidebar"]')
+    entry = f"{en['bigram.menu']} · "
+    expect(menu).to_contain_text(f"{entry}0/{total}")
+    choices = page.get_by_role("radiogroup", name=en[f"{base}.question"])
+    choices.get_by_text(options[wrong], exact=True).click()
+    expect(page.get_by_text(en["ui.not_quite"]).first).to_be_visible(timeout=20_000)
+    page.wait_for_selector(IDLE)
+    expect(menu).to_contain_text(f"{entry}0/{total}")
+    choices.get_by_text(options[question.answer], exact=True).click()
+    expect(menu).to_contain_text(f"{entry}1/{total}", timeout=20_000)
+    expect(page.get_by_text(en["ui.correct"]).first).to_be_visible()

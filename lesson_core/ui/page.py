@@ -236,8 +236,11 @@ def share_view() -> None:
         st.code(url, language=None, wrap_lines=True)
 
 
+@st.fragment
 def quiz(lesson_id: str, quiz_id: str) -> None:
     """One multiple-choice question with feedback that explains every option.
+    A fragment: an answer reruns the question alone, and the whole page only
+    when it completes the question for the first time (the sidebar's counts).
 
     Catalog entries: <lesson>.quiz.<id>.question, .options (list) and
     .feedback (list, one per option); the right index is in lesson_core.course."""
