@@ -1,7 +1,9 @@
 """The deployable shape: one dependency file for Community Cloud that matches
 pyproject, a theme in the root config, and a pure-NumPy core."""
 
+import ast
 import re
+import sys
 import tomllib
 from pathlib import Path
 
@@ -16,7 +18,23 @@ def test_requirements_txt_matches_pyproject():
     reqs = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     assert sorted(reqs) == sorted(project["dependencies"])
     names = {re.split(r"[<>=!~ ]", r)[0].lower() for r in reqs}
-    assert names == {"streamlit", "numpy", "pandas", "altair", "sudachipy", "sudachidict_core"}
+    assert names == {"streamlit", "numpy", "pandas", "altair", "pyarrow", "sudachipy", "sudachidict_core"}
+
+
+def test_every_library_the_app_imports_is_a_dependency():
+    """A library the app imports itself is listed, not left to come with another
+    (pyarrow came with Streamlit until the charts built Arrow tables directly)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    listed = {re.split(r"[<>=!~ \[]", r)[0].lower() for r in project["dependencies"]}
+    imported = set()
+    for path in APP_FILES:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                imported |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.add(node.module.split(".")[0])
+    third_party = imported - set(sys.stdlib_module_names) - {"lesson_core", "lessons", "__future__"}
+    assert third_party <= listed, third_party - listed
 
 
 def test_only_one_dependency_file_for_cloud():

@@ -13,7 +13,7 @@ the options do not offer gets a new option here (a hashable argument, so that
 it is part of the cache key) or a new builder in this package: this package is
 the only place that imports Altair.
 
-- ``base``: colours, ``show``, ``freeze``, the series legend;
+- ``base``: colours, chart data (``table``, ``stack``), ``show``, ``freeze``, the series legend;
 - ``bars``: bars and grouped bars;
 - ``heatmaps``: labelled heatmaps, the dark-text rule, the numeric matrix;
 - ``lines``: line charts, logarithmic lines, waves.
