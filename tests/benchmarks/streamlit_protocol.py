@@ -71,6 +71,7 @@ class Widget:
     step: float = 1.0
     is_int: bool = False
     value: object = None  # list[float] (slider), int index / list of indices, bool; None: no value yet
+    question: bool = False  # a radio that starts with no choice: a quiz question waiting for an answer
 
     def state(self, msg) -> bool:
         """Fill a WidgetState proto with the current value; False if there is none."""
@@ -163,7 +164,10 @@ def widget_from_delta(msg: ForwardMsg) -> Widget | None:
             value = options.index(proto.raw_value)
         elif proto.HasField("default") and 0 <= proto.default < len(options):
             value = proto.default
-        return Widget(proto.id, kind, fragment, proto.label, options, value=value) if options else None
+        if not options:
+            return None
+        question = kind == "radio" and not proto.HasField("default")
+        return Widget(proto.id, kind, fragment, proto.label, options, value=value, question=question)
     if kind == "checkbox":
         proto = element.checkbox
         return Widget(

@@ -19,8 +19,9 @@ Each simulated learner is one Streamlit session, as one browser tab is:
 Nothing is written down per page. The widgets, their ids, values, options
 and the fragment each belongs to are read from the ``delta`` ForwardMsgs the
 server sends; a control inside an ``@st.fragment`` is sent back with that
-fragment's id (the server reruns only the fragment, as for a browser), a
-quiz question outside any fragment reruns the whole page. Each rerun
+fragment's id (the server reruns only the fragment, as for a browser); a
+quiz question (a radio that starts with no choice) is a fragment of its own.
+Each rerun
 request carries what the frontend's would: the page's script hash (from
 ``new_session``), the query string the server last set (``page_info_changed``,
 where the widgets bound to the URL and the progress live), every known
@@ -167,8 +168,9 @@ class Learner(User):
         self.actions_here += 1
         moves = self.session.controls(("slider", "select_slider"), in_fragment=None)
         choices = self.session.controls(("selectbox", "radio"), in_fragment=True)
+        choices = [w for w in choices if not w.question]
         switches = self.session.controls(("checkbox",), in_fragment=True)
-        quiz = [w for w in self.session.controls(("radio",), in_fragment=False)]
+        quiz = [w for w in self.session.controls(("radio",)) if w.question]  # each in its own fragment
         menu = [(moves, "slider", 6), (choices, "select", 2), (switches, "switch", 1), (quiz, "quiz", 1)]
         menu = [(group, kind, weight) for group, kind, weight in menu if group]
         if not menu:
