@@ -560,3 +560,11 @@ def test_masked_cells_count_as_zero_and_never_get_white_text():
     )
     assert frame["value"].tolist() == [0.0, 0.9, 0.0, 0.2]
     assert frame["dark"].tolist() == [False, True, False, False]  # 0.9 is the largest shown value
+
+
+def test_a_marked_point_follows_the_lines_as_the_last_series():
+    lines = {"a": [3.0, 4.0], "b": [5.0, 6.0]}
+    frame = sent(charts.line_frame(np.array([1.0, 2.0]), lines, ("you", 2.0, 4.0)))
+    assert frame["series"].tolist() == ["a", "a", "b", "b", "you"]
+    assert frame["series_order"].tolist() == [0, 0, 1, 1, 2]
+    assert (frame["x"].iloc[-1], frame["y"].iloc[-1]) == (2.0, 4.0)

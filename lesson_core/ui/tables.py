@@ -3,8 +3,9 @@
 Numbers are formatted here (a real minus sign, percentages, −∞ for a blocked
 score) so that no table ever shows NaN or inf, whatever the inputs. Every cell
 is text, and the tables are handed to ``st.dataframe`` as Arrow tables of
-strings, the form Streamlit sends to the browser, built straight from the
-text (no pandas DataFrame to build and convert on every slider move). A
+strings (``charts.table``, the form Streamlit sends to the browser, built
+straight from the text: no pandas DataFrame to build and convert on every
+slider move). A
 table whose text is the same for every learner of a lesson is also kept
 (``text_table``), so it is built once per process (docs/serving.md).
 """
@@ -17,23 +18,20 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
+from lesson_core.ui.charts import table
 from lesson_core.ui.i18n import gloss, num, pct, t, vec
 
 
-def text_columns(columns: dict[str, Sequence[str]]) -> pa.Table:
-    """Columns of text (name -> cells, in order) as an Arrow table of strings."""
-    return pa.table({name: pa.array(list(cells), type=pa.string()) for name, cells in columns.items()})
-
-
 def text_table(columns: dict[str, list[str]]) -> pa.Table:
-    """``text_columns``, shared: the same text gives the same table, built once
+    """Columns of text (name -> cells, in order) as an Arrow table of strings
+    (``charts.table``), shared: the same text gives the same table, built once
     (Arrow tables cannot be changed)."""
     return _shared_text_table(tuple(columns), tuple(tuple(cells) for cells in columns.values()))
 
 
 @functools.lru_cache(maxsize=256)  # a few tables per lesson and language: a small, bounded cache
 def _shared_text_table(names: tuple[str, ...], cells: tuple[tuple[str, ...], ...]) -> pa.Table:
-    return text_columns(dict(zip(names, cells, strict=True)))
+    return table(dict(zip(names, cells, strict=True)))
 
 
 def score_text(x: float, digits: int = 2) -> str:

@@ -22,7 +22,7 @@ import inspect
 import logging
 import math
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 import streamlit as st
 from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
@@ -32,9 +32,9 @@ from lesson_core.ui.i18n import md_escape, t
 
 GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
 SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats
-NUMERIC = ("slider", "number_input")
 RETRIED = "url_state_retried_{}"  # session flag: this control was just started again
 _LOGGER = logging.getLogger(__name__)
+NUMERIC = ("slider", "number_input")
 CHOICE = ("select_slider", "selectbox", "radio", "segmented_control", "pills")
 SWITCH = ("toggle", "checkbox")
 
@@ -66,7 +66,7 @@ def bound(widget: Callable, *args: Any, limits: tuple[float, float] | None = Non
     return value
 
 
-def start_again(key: str, error: Exception) -> None:
+def start_again(key: str, error: Exception) -> NoReturn:
     """The last line of defence behind ``forget_stale_value``: Streamlit refused
     the value it holds for ``key`` as out of range (a load test met this twice in
     17,551 actions without a way to replay it). Forget the value and run the app

@@ -322,7 +322,7 @@ def weights_table(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarra
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed, dtype=bool)
     cells = np.where(blocked, "—", np.char.mod("%.1f", 100 * np.asarray(weights, dtype=float)))
     columns = {t("ui.col.query"): labels} | {label: cells[:, j].tolist() for j, label in enumerate(labels)}
-    st.dataframe(tables.text_columns(columns), hide_index=True)
+    st.dataframe(charts.table(columns), hide_index=True)
 
 
 def compare_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:

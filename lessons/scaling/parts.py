@@ -95,9 +95,8 @@ def spread_chart(sweep: DotProductSpread, d_k: int) -> None:
     )
     i = D_KS.index(d_k)
     measured = {names[0]: sweep.expected, names[1]: sweep.std_raw, names[2]: sweep.std_scaled}
-    lines = charts.line_frame(sweep.d_k, measured)
-    point = charts.line_frame(sweep.d_k[i : i + 1], {names[3]: sweep.std_raw[i : i + 1]}, first_order=3)
-    charts.show(charts.stack(lines, point), spec, t("scaling.growth.alt"))
+    chosen = (names[3], sweep.d_k[i], sweep.std_raw[i])
+    charts.show(charts.line_frame(sweep.d_k, measured, chosen), spec, t("scaling.growth.alt"))
 
 
 def spread_table(sweep: DotProductSpread) -> None:
@@ -153,9 +152,9 @@ def gradient_chart(curve: SpreadSoftmax, typical: np.ndarray, chosen: SpreadSoft
     spec = charts.log_line_spec(
         t("scaling.gradient.x_title"), t("scaling.gradient.y_title"), t("ui.col.series"), names, ticks
     )
-    lines = charts.line_frame(curve.spreads, {names[0]: typical, names[1]: curve.jacobian_size})
-    point = charts.line_frame(chosen.spreads[:1], {names[2]: chosen.jacobian_size[:1]}, first_order=2)
-    charts.show(charts.stack(lines, point), spec, t("scaling.gradient.alt"))
+    lines = {names[0]: typical, names[1]: curve.jacobian_size}
+    point = (names[2], chosen.spreads[0], chosen.jacobian_size[0])
+    charts.show(charts.line_frame(curve.spreads, lines, point), spec, t("scaling.gradient.alt"))
     st.markdown(
         t(
             "scaling.gradient.result",

@@ -258,11 +258,10 @@ def rope_chart(q: np.ndarray, k: np.ndarray, res: RopeScore) -> None:
     spec = charts.line_spec(
         t("todays_llms.rope.chart_x"), t("todays_llms.rope.chart_y"), t("todays_llms.rope.series"), height=240
     )
-    frame = charts.stack(
-        charts.line_frame(offsets, {t("todays_llms.rope.series_all"): score_by_offset(q, k, offsets)}),
-        charts.line_frame(
-            np.array([res.offset]), {t("todays_llms.rope.series_you"): np.array([res.score])}, first_order=1
-        ),
+    frame = charts.line_frame(
+        offsets,
+        {t("todays_llms.rope.series_all"): score_by_offset(q, k, offsets)},
+        (t("todays_llms.rope.series_you"), res.offset, res.score),
     )
     charts.show(frame, spec, t("todays_llms.rope.alt"))
 

@@ -13,7 +13,7 @@ the options do not offer gets a new option here (a hashable argument, so that
 it is part of the cache key) or a new builder in this package: this package is
 the only place that imports Altair.
 
-- ``base``: colours, chart data (``table``, ``stack``), ``show``, ``freeze``, the series legend;
+- ``base``: colours, chart data (``table``), ``show``, ``freeze``, the series legend;
 - ``bars``: bars and grouped bars;
 - ``heatmaps``: labelled heatmaps, the dark-text rule, the numeric matrix;
 - ``lines``: line charts, logarithmic lines, waves.
@@ -37,7 +37,6 @@ from lesson_core.ui.charts.base import (
     freeze,
     series_legend,
     show,
-    stack,
     table,
 )
 from lesson_core.ui.charts.heatmaps import (
@@ -93,7 +92,6 @@ __all__ = [
     "show",
     "sized_heatmap_spec",
     "small_heatmap_spec",
-    "stack",
     "table",
     "wave_spec",
     "weights_frame",

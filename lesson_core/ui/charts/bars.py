@@ -136,14 +136,14 @@ def grouped_bar_frame(
     """Long form of several value arrays over the same labels: one row per label
     and series, in order, with the value written by ``fmt``."""
     n, k = len(labels), len(series)
-    values = [np.asarray(v, dtype=float) for v in series.values()]
+    values = np.concatenate([np.asarray(v, dtype=float) for v in series.values()]) if k else np.zeros(0)
     return table(
         {
             "label": list(labels) * k,
             "order": np.tile(np.arange(n), k),
             "series": np.repeat(list(series), n),
             "series_order": np.repeat(np.arange(k), n),
-            "value": np.concatenate(values) if values else np.zeros(0),
-            "text": [fmt(v) for v in np.concatenate(values)] if values else [],
+            "value": values,
+            "text": [fmt(v) for v in values],
         }
     )

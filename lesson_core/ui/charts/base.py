@@ -43,11 +43,6 @@ def _column(values: Sequence[Any] | np.ndarray) -> pa.Array:
     return pa.array(array.ravel())
 
 
-def stack(*tables: pa.Table) -> pa.Table:
-    """Chart data with the same columns, one table after the other (lines and a marked point)."""
-    return pa.concat_tables(tables)
-
-
 def show(data: pa.Table, spec: dict[str, Any], alt_text: str, **kwargs: Any) -> Any:
     """Draw a cached spec with this rerun's data, full width, with alt text."""
     return st.vega_lite_chart(data, spec, width="stretch", alt=alt_text, **kwargs)

@@ -63,18 +63,23 @@ def line_spec(
     return freeze(line.properties(height=height))
 
 
-def line_frame(x: np.ndarray, series: dict[str, np.ndarray], first_order: int = 0) -> pa.Table:
-    """Long form of several y arrays over one x array; the series are numbered
-    (``series_order``, their colour and legend place) from ``first_order``, so
-    that a marked point can be stacked after the lines it belongs to."""
+def line_frame(
+    x: np.ndarray, series: dict[str, np.ndarray], point: tuple[str, float, float] | None = None
+) -> pa.Table:
+    """Long form of several y arrays over one x array; with ``point`` = (name, x, y),
+    one marked point after them, as the last series (its colour and legend place)."""
     x = np.asarray(x, dtype=float)
-    k = len(series)
+    names, ys = list(series), [np.asarray(y, dtype=float) for y in series.values()]
+    xs = [x] * len(ys)
+    if point is not None:
+        names, xs, ys = [*names, point[0]], [*xs, np.array([point[1]])], [*ys, np.array([point[2]])]
+    sizes = [len(part) for part in xs]
     return table(
         {
-            "x": np.tile(x, k),
-            "y": np.concatenate([np.asarray(y, dtype=float) for y in series.values()]) if k else x[:0],
-            "series": np.repeat(list(series), len(x)),
-            "series_order": np.repeat(np.arange(first_order, first_order + k), len(x)),
+            "x": np.concatenate(xs) if xs else x[:0],
+            "y": np.concatenate(ys) if ys else x[:0],
+            "series": np.repeat(names, sizes) if names else [],
+            "series_order": np.repeat(np.arange(len(names)), sizes),
         }
     )
 
