@@ -79,3 +79,17 @@ def step_slider(slider, key: str, times: int = 1) -> None:
         slider.focus()
         slider.press(key)
         expect(slider).not_to_have_value(before, timeout=20_000)
+
+
+def expect_url_has(page, *fragments: str, timeout_ms: int = 20_000) -> None:
+    """Wait until the page's URL holds one of ``fragments`` as whole parameters
+    (``x=0.5`` does not match ``x=0.55``). The URL is written
+    by a rerun, and the rerun for a slider's last step may start after an
+    earlier step's rerun already showed the change a test waits for, so a test
+    polls the URL rather than reading it once."""
+    import re
+
+    from playwright.sync_api import expect
+
+    wanted = "|".join(rf"[?&]{re.escape(f)}(?=&|$)" for f in fragments)
+    expect(page).to_have_url(re.compile(wanted, re.IGNORECASE), timeout=timeout_ms)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from apprun import IDLE, open_app, step_slider
+from apprun import IDLE, expect_url_has, open_app, step_slider
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ def test_menu_link_keeps_the_language(page, app_url):
     open_app(page, f"{app_url}/?lang=en")
     page.locator('[data-testid="stSidebar"]').get_by_text("2. Attention").click()
     expect(page.locator("h1").first).to_contain_text("Query, Key, Value", timeout=30_000)
-    assert "lang=en" in page.url
+    expect_url_has(page, "lang=en")
 
 
 def test_language_switch_changes_the_page_and_the_url(page, app_url):
@@ -55,7 +55,7 @@ def test_language_switch_changes_the_page_and_the_url(page, app_url):
     expect(page.locator("h1").first).to_contain_text("アテンション")
     page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True).click()
     expect(page.locator("h1").first).to_contain_text("Query, Key, Value", timeout=30_000)
-    assert "lang=en" in page.url
+    expect_url_has(page, "lang=en")
     page.reload()
     page.wait_for_selector(IDLE, timeout=60_000)
     expect(page.locator("h1").first).to_contain_text("Query, Key, Value")
@@ -72,7 +72,7 @@ def test_clicking_a_heatmap_row_chooses_the_query(page, app_url):
     cells = heatmap.locator("g.mark-rect path")  # one per cell, row by row
     cells.nth(4 * 10).click(position={"x": 3, "y": 3})  # a cell of row 4: 食べた
     expect(page.get_by_text("Weights of 食べた (ate)")).to_be_visible(timeout=20_000)
-    assert f"at_query={quote('食べた')}" in page.url
+    expect_url_has(page, f"at_query={quote('食べた')}")
 
 
 def test_query_sliders_edit_the_chosen_token(page, app_url):
@@ -87,7 +87,7 @@ def test_query_sliders_edit_the_chosen_token(page, app_url):
     step_slider(page.get_by_role("slider").nth(3), "ArrowLeft", 10)  # 猫's action 1.0 -> 0.0
     expect(summary).to_contain_text("魚 (fish)", timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "at_q0=0%2C1%2C0%2C0" in page.url or "at_q0=0,1,0,0" in page.url
+    expect_url_has(page, "at_q0=0%2C1%2C0%2C0", "at_q0=0,1,0,0")
     assert page.locator('[data-testid="stException"]').count() == 0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, expect_url_has, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_slider_reads_further_and_the_distance_changes(page, app_url):
     slider.press("ArrowRight")  # ねこ は ひるね: the corpus says が, the bigram が or を half each
     expect(distance).to_contain_text("50.0%", timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "bg_read=3" in page.url
+    expect_url_has(page, "bg_read=3")
     slider.press("ArrowLeft")
     slider.press("ArrowLeft")  # one token read: the bigram is the corpus
     expect(distance).to_contain_text("0.0%", timeout=20_000)

@@ -5,7 +5,7 @@ the numbers in the text."""
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, expect_url_has, open_app
 from test_pages_capstone import expected_parameters
 
 pytestmark = pytest.mark.browser
@@ -29,7 +29,7 @@ def test_training_from_a_link_shows_the_curve_and_the_results(page, app_url):
     curve = page.locator('[data-testid="stVegaLiteChart"]').first
     expect(curve.locator("path.mark-line, g.mark-line path").first).to_be_attached()
     assert page.locator(EXCEPTION).count() == 0
-    assert "gpt_steps=40" in page.url
+    expect_url_has(page, "gpt_steps=40")
 
 
 def test_width_slider_changes_the_parameter_count(page, app_url):
@@ -47,4 +47,4 @@ def test_width_slider_changes_the_parameter_count(page, app_url):
     expect(total).to_contain_text(f"{expected_parameters(40, 2):,} numbers")
     page.wait_for_selector(IDLE)
     assert page.locator(EXCEPTION).count() == 0
-    assert "gpt_width=40" in page.url
+    expect_url_has(page, "gpt_width=40")

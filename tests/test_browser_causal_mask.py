@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, expect_url_has, open_app
 
 from lesson_core.progress import Progress, decode
 
@@ -40,7 +40,7 @@ def test_page_loads_and_the_temperature_slider_moves_a_weight(page, app_url):
     expect(summary).not_to_contain_text("65.7%", timeout=20_000)
     page.wait_for_selector(IDLE)
     assert page.locator(NO_ERROR).count() == 0
-    assert "cm_temp=0.5" in page.url
+    expect_url_has(page, "cm_temp=0.5")
 
 
 def test_fill_values_show_the_leak_and_tick_the_task(page, app_url):
@@ -55,7 +55,7 @@ def test_fill_values_show_the_leak_and_tick_the_task(page, app_url):
     expect(leak).to_have_count(2, timeout=20_000)  # ...and now the note under the map
     page.wait_for_selector(IDLE)
     assert page.locator(NO_ERROR).count() == 0
-    assert "cm_fill=0" in page.url
+    expect_url_has(page, "cm_fill=0")
     assert "causal_mask.tightest_fill" not in progress_in(page.url).tasks  # 0 lets weight through
     fill.get_by_text("−1e9", exact=True).click()
     expect(leak).to_have_count(1, timeout=20_000)
@@ -75,4 +75,4 @@ def test_sliding_window_hides_the_far_left(page, app_url):
     expect(note).to_contain_text("hides 猫 (cat)", timeout=20_000)
     page.wait_for_selector(IDLE)
     assert page.locator(NO_ERROR).count() == 0
-    assert "cm_window=2" in page.url
+    expect_url_has(page, "cm_window=2")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, expect_url_has, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ def test_multi_head_page_loads_and_the_head_count_moves_d_head(page, app_url):
     expect(result).to_contain_text("width 48", timeout=20_000)
     page.wait_for_selector(IDLE)
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert "mh_heads=16" in page.url
+    expect_url_has(page, "mh_heads=16")
 
 
 def test_seed_slider_changes_the_random_heads(page, app_url):
@@ -39,7 +39,7 @@ def test_seed_slider_changes_the_random_heads(page, app_url):
     seed.press("ArrowRight")  # one step: a rerun replaces the slider, so one key per check
     expect(flat).not_to_contain_text("21.3%", timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "mh_seed=1" in page.url
+    expect_url_has(page, "mh_seed=1")
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
@@ -59,5 +59,5 @@ def test_look_back_control_sits_under_its_chart_on_a_phone(page, app_url):
     control.press("ArrowRight")  # k = 2
     expect(summary).to_contain_text("食べた", timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "mh_offset=2" in page.url
+    expect_url_has(page, "mh_offset=2")
     assert page.locator('[data-testid="stException"]').count() == 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, expect_url_has, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def test_positional_page_loads_and_a_slider_moves_a_number(page, app_url):
     expect(hands).to_contain_text("8.0 turns", timeout=20_000)  # (51 − 1) / 2π = 7.96
     page.wait_for_selector(IDLE)
     assert page.locator('[data-testid="stException"]').count() == 0
-    assert "pe_n=51" in page.url
+    expect_url_has(page, "pe_n=51")
 
 
 def test_d_model_moves_in_even_steps(page, app_url):
@@ -38,7 +38,7 @@ def test_d_model_moves_in_even_steps(page, app_url):
     slider.press("ArrowRight")
     expect(hands).to_contain_text("次元 16, 17", timeout=20_000)  # d_model 16 -> 18
     page.wait_for_selector(IDLE)
-    assert "pe_d=18" in page.url
+    expect_url_has(page, "pe_d=18")
     assert page.locator('[data-testid="stException"]').count() == 0
 
 
@@ -50,7 +50,7 @@ def test_mask_switch_shows_which_outputs_stay(page, app_url):
     masked = page.get_by_text("With the mask, the outputs at").first
     expect(masked).to_contain_text("を (object marker), 追う (chase)", timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "pe_mask=true" in page.url.lower()
+    expect_url_has(page, "pe_mask=true")
     assert page.locator('[data-testid="stException"]').count() == 0
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apprun import IDLE, open_app
+from apprun import IDLE, expect_url_has, open_app
 
 pytestmark = pytest.mark.browser
 
@@ -43,7 +43,7 @@ def test_temperature_slider_changes_the_entropy(page, app_url):
     expect(entropy).not_to_contain_text("1.60 bits", timeout=20_000)
     page.wait_for_selector(IDLE)
     assert page.locator(ERROR_BOX).count() == 0
-    assert "sc_temp=1.5" in page.url
+    expect_url_has(page, "sc_temp=1.5")
 
 
 def top_weight(spread: float, seed: int = 0) -> str:
@@ -68,4 +68,4 @@ def test_spread_slider_changes_the_top_weight(page, app_url):
     expect(result).to_contain_text(top_weight(7.0))
     page.wait_for_selector(IDLE)
     assert page.locator(ERROR_BOX).count() == 0
-    assert "sc_spread=7" in page.url
+    expect_url_has(page, "sc_spread=7")

@@ -5,7 +5,7 @@ numbers and the URL, and a RoPE position slider changes the score."""
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, open_app, step_slider
+from apprun import IDLE, expect_url_has, open_app, step_slider
 
 pytestmark = pytest.mark.browser
 EXCEPTION = '[data-testid="stException"]'
@@ -25,7 +25,7 @@ def test_stepping_the_generation_updates_the_costs(page, app_url):
     expect(costs).to_contain_text("(4 tokens)", timeout=20_000)
     expect(costs).to_contain_text(f"{2 * (12 * 32 * 32 * 4 + 32 * 4 * 5):,}")
     page.wait_for_selector(IDLE)
-    assert "llm_step=4" in page.url
+    expect_url_has(page, "llm_step=4")
     assert page.locator(EXCEPTION).count() == 0
 
 
@@ -41,5 +41,5 @@ def test_japanese_page_and_the_rope_slider(page, app_url):
     step_slider(m, "ArrowRight")
     expect(result).to_contain_text("+4", timeout=20_000)
     page.wait_for_selector(IDLE)
-    assert "llm_m=6" in page.url
+    expect_url_has(page, "llm_m=6")
     assert page.locator(EXCEPTION).count() == 0
