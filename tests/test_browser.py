@@ -99,7 +99,9 @@ def test_share_link_restores_the_controls_in_a_new_tab(page, app_url):
     expect(page.get_by_text("attends most to").first).not_to_contain_text("65.7%", timeout=20_000)
     page.wait_for_selector(IDLE)
     page.get_by_role("button", name="Share this view").click()
-    link = page.locator('[data-testid="stCode"] code').last.inner_text()
+    code = page.locator('[data-testid="stCode"] code').last
+    expect(code).to_be_visible(timeout=20_000)  # drawn once the popover is open
+    link = code.inner_text()
     assert "at_temp=1.3" in link and "lang=en" in link
     other = page.context.new_page()
     open_app(other, link)

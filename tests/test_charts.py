@@ -568,3 +568,28 @@ def test_a_marked_point_follows_the_lines_as_the_last_series():
     assert frame["series"].tolist() == ["a", "a", "b", "b", "you"]
     assert frame["series_order"].tolist() == [0, 0, 1, 1, 2]
     assert (frame["x"].iloc[-1], frame["y"].iloc[-1]) == (2.0, 4.0)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        ["猫 (cat)", "は", "*a*"],
+        ("猫 (cat)", "は", "*a*"),
+        np.array(["猫 (cat)", "は", "*a*"]),
+        np.array([["猫 (cat)"], ["は"], ["*a*"]]),  # a 2-D array of labels is read row by row
+        np.array(["猫 (cat)", "は", "*a*"], dtype=object),
+    ],
+    ids=["list", "tuple", "unicode-array", "2d-array", "object-array"],
+)
+def test_table_makes_text_arrow_strings_whatever_holds_it(text):
+    table = charts.table({"label": text, "value": np.array([0.5, 0.25, 0.25])})
+    assert str(table.schema.field("label").type) == "string"
+    assert table.column("label").to_pylist() == ["猫 (cat)", "は", "*a*"]
+    assert str(table.schema.field("value").type) == "double"
+
+
+def test_table_writes_numbers_mixed_into_text_as_text():
+    table = charts.table({"label": ["a", 1, 2.5]})
+    assert table.column("label").to_pylist() == ["a", "1", "2.5"]
+    numbers = charts.table({"n": [1, 2, 3]})
+    assert str(numbers.schema.field("n").type) == "int64"

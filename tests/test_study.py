@@ -20,6 +20,7 @@ from lesson_core.progress import (
     to_json,
 )
 from lesson_core.ui.i18n import catalog
+from lesson_core.ui.page import SHARE_KEY
 from lesson_core.ui.study import look_up_key
 
 GLOSSARY = "pages/8_glossary.py"
@@ -177,6 +178,9 @@ def test_share_link_is_offered_with_the_language():
     # The controls' own values reach the link through the browser's URL (bound
     # widgets); test_browser.py checks that part in Chromium.
     at = open_page("pages/2_attention.py", "en", {"p": "at.000.000"})
+    assert not at.code  # drawn only once opened
+    at.session_state[SHARE_KEY] = True
+    at.run()
     links = [c.value for c in at.code]
     assert any("lang=en" in link for link in links), links
     assert not any("p=at" in link for link in links), links  # the view, not the sharer's progress

@@ -4,6 +4,8 @@ starting vectors of new words, the sidebar's counts, the share link."""
 import numpy as np
 from conftest import assert_clean, chart_frames, open_page
 
+from lesson_core.ui.page import SHARE_KEY
+
 PLAYGROUND = "pages/9_playground.py"
 BIGRAM = "pages/1_bigram.py"
 ATTENTION = "pages/2_attention.py"
@@ -66,6 +68,8 @@ def test_the_sidebar_count_follows_a_completed_task_at_once():
 
 def test_a_shared_view_carries_no_progress():
     at = open_page(ATTENTION, "en", {"p": "at.1.0", "at_temp": "1.3"})
+    at.session_state[SHARE_KEY] = True
+    at.run()
     link = [code.value for code in at.code][-1]
     assert "at_temp=1.3" in link and "lang=en" in link
     assert "p=" not in link.replace("temp=", "") and "at.1.0" not in link

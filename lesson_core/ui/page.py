@@ -23,6 +23,7 @@ compact_malloc()
 PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
 ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
+SHARE_KEY = "share_view"  # whether the share link is open
 
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
@@ -227,11 +228,16 @@ def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **valu
 def share_view() -> None:
     """A link that reopens this page with every control as it is now (the
     controls are bound to the URL, so the current query string is the state).
-    The progress stays out: it is the sharer's, not part of the view."""
+    The progress stays out: it is the sharer's, not part of the view. Like a
+    glossary look-up, its content is drawn only while it is open: it sits in
+    every demo's fragment, which a slider move reruns."""
+    share = st.popover(t("ui.share"), icon=":material/link:", key=SHARE_KEY, on_change="rerun")
+    if not share.open:
+        return
     params = st.query_params.to_dict() | {"lang": current_lang()}
     params.pop(PROGRESS_PARAM, None)  # the view, not the sharer's progress
     url = f"{st.context.url or ''}?{urlencode(params)}"
-    with st.popover(t("ui.share"), icon=":material/link:"):
+    with share:
         st.caption(t("ui.share_help"))
         st.code(url, language=None, wrap_lines=True)
 

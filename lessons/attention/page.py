@@ -46,6 +46,7 @@ def main() -> None:
     goal_section()
     qkv_section()
     steps_section()
+    sentence_intro()
     sentence_demo()
     sentence_notes()
     chapter_section()
@@ -148,12 +149,17 @@ def rounding_note(hand: HandAttention, toy: AttentionResult) -> None:
     )
 
 
-@st.fragment
-def sentence_demo() -> None:
-    """4. Example C in a sentence: choose a query, move its vector, watch the weights."""
+def sentence_intro() -> None:
+    """4. Example C in a sentence: the text above the demo, outside its fragment
+    (a slider move redraws only what it can change)."""
     st.header(t("attention.demo.header"))
     st.markdown(t("attention.demo.body", n=N, d=len(PRONOUN.axes)))
     st.caption(t("ui.hand_made"))
+
+
+@st.fragment
+def sentence_demo() -> None:
+    """Choose a query, move its vector, watch the weights."""
     side, controls = st.columns([2, 1], gap="large")  # on a phone: the chart first, its controls below
     with controls:
         query, masked, temperature = views.query_controls(PRONOUN.tokens, IT, "at")

@@ -27,6 +27,8 @@ def main() -> None:
     st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")
     terms("loss", "gradient", "training", "parameter", "corpus")
 
+    st.header(t("capstone.lab.header"))  # outside the lab's fragment: it never changes
+    st.markdown(t("capstone.lab.body", target=num(LOSS_TARGET)))
     lab()
     st.header(t("capstone.real.header"))
     one = heads_check(1)  # trained once per server process, then kept
@@ -47,8 +49,6 @@ def main() -> None:
 
 @st.fragment
 def lab() -> None:
-    st.header(t("capstone.lab.header"))
-    st.markdown(t("capstone.lab.body", target=num(LOSS_TARGET)))
     controls, side = st.columns([2, 3], gap="large")
     with controls:
         config = parts.config_controls()

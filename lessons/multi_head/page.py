@@ -30,7 +30,12 @@ def main() -> None:
     page_start(LESSON)
 
     one_head_section()
+    st.header(t("multi_head.heads.header"))  # each demo's text stays outside its fragment
+    st.markdown(t("multi_head.heads.body", n=N))
+    st.caption(t("ui.hand_made"))
     heads_demo()
+    st.header(t("multi_head.shapes.header"))
+    st.markdown(t("multi_head.shapes.body", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N))
     shapes_demo()
     run_demo()
     roles_section()
@@ -64,9 +69,6 @@ def hand_made_heads(offset: int) -> HandMadeHeads:
 @st.fragment
 def heads_demo() -> None:
     """2. Two hand-made heads side by side: one query, its weights in each head."""
-    st.header(t("multi_head.heads.header"))
-    st.markdown(t("multi_head.heads.body", n=N))
-    st.caption(t("ui.hand_made"))
     bars_area = st.container()  # the chart first, the two controls that change it right below
     query = parts.query_select(TOKENS, IT)
     offset = parts.offset_select(N)
@@ -85,8 +87,6 @@ def heads_demo() -> None:
 @st.fragment
 def shapes_demo() -> None:
     """3. Real sizes: GPT-2 small's shapes for a head count of the learner's choice."""
-    st.header(t("multi_head.shapes.header"))
-    st.markdown(t("multi_head.shapes.body", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N))
     with st.expander(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS)):
         options = divisors(GPT2_SMALL_D_MODEL)
         h = parts.heads_count(
