@@ -292,8 +292,10 @@ def page_start(page_id: str | None = None, **intro_values: object) -> str:
 
 
 def section_start(section: str, formula: str | None = None, **body_values: object) -> None:
-    """How a section that rests on a formula begins: its header, its text with
-    ``body_values`` filled in, then the formula (LaTeX) on a line of its own.
+    """How a section begins: its header, its text with ``body_values`` filled
+    in, then the formula (LaTeX), if it rests on one, on a line of its own. A
+    demo section calls it before its fragment, so that a control redraws only
+    what it can change.
 
     Catalog entries: <section>.header and <section>.body."""
     st.header(t(f"{section}.header"))

@@ -24,6 +24,7 @@ from lesson_core.ui import (
     num,
     page_start,
     pct,
+    section_start,
     t,
     t_list,
     terms,
@@ -46,7 +47,8 @@ def main() -> None:
     goal_section()
     qkv_section()
     steps_section()
-    sentence_intro()
+    section_start("attention.demo", n=N, d=len(PRONOUN.axes))  # 4. example C in a sentence
+    st.caption(t("ui.hand_made"))
     sentence_demo()
     sentence_notes()
     chapter_section()
@@ -149,17 +151,9 @@ def rounding_note(hand: HandAttention, toy: AttentionResult) -> None:
     )
 
 
-def sentence_intro() -> None:
-    """4. Example C in a sentence: the text above the demo, outside its fragment
-    (a slider move redraws only what it can change)."""
-    st.header(t("attention.demo.header"))
-    st.markdown(t("attention.demo.body", n=N, d=len(PRONOUN.axes)))
-    st.caption(t("ui.hand_made"))
-
-
 @st.fragment
 def sentence_demo() -> None:
-    """Choose a query, move its vector, watch the weights."""
+    """4. Example C in a sentence: choose a query, move its vector, watch the weights."""
     side, controls = st.columns([2, 1], gap="large")  # on a phone: the chart first, its controls below
     with controls:
         query, masked, temperature = views.query_controls(PRONOUN.tokens, IT, "at")

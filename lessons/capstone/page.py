@@ -5,7 +5,7 @@ import streamlit as st
 from lesson_core.capstone import cat_dog_tv, heads_check
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET
-from lesson_core.ui import lesson_end, num, page_start, pct, t, terms, try_this
+from lesson_core.ui import lesson_end, num, page_start, pct, section_start, t, terms, try_this
 from lessons.capstone import parts, training
 
 LESSON = "capstone"
@@ -27,8 +27,7 @@ def main() -> None:
     st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")
     terms("loss", "gradient", "training", "parameter", "corpus")
 
-    st.header(t("capstone.lab.header"))  # outside the lab's fragment: it never changes
-    st.markdown(t("capstone.lab.body", target=num(LOSS_TARGET)))
+    section_start("capstone.lab", target=num(LOSS_TARGET))
     lab()
     st.header(t("capstone.real.header"))
     one = heads_check(1)  # trained once per server process, then kept

@@ -14,7 +14,7 @@ from lesson_core.multihead import (
     random_projections,
     top_keys,
 )
-from lesson_core.ui import gloss, lesson_end, page_start, pct, t, terms, try_this
+from lesson_core.ui import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
 from lessons.multi_head import parts
 
 LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0
@@ -30,12 +30,10 @@ def main() -> None:
     page_start(LESSON)
 
     one_head_section()
-    st.header(t("multi_head.heads.header"))  # each demo's text stays outside its fragment
-    st.markdown(t("multi_head.heads.body", n=N))
+    section_start("multi_head.heads", n=N)
     st.caption(t("ui.hand_made"))
     heads_demo()
-    st.header(t("multi_head.shapes.header"))
-    st.markdown(t("multi_head.shapes.body", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N))
+    section_start("multi_head.shapes", d=GPT2_SMALL_D_MODEL, h=GPT2_SMALL_HEADS, n=N)
     shapes_demo()
     run_demo()
     roles_section()

@@ -39,12 +39,10 @@ def table(columns: Mapping[str, Sequence[Any] | np.ndarray]) -> pa.Table:
 def _column(values: Sequence[Any] | np.ndarray) -> pa.Array:
     if isinstance(values, list | tuple) and all(type(v) is str for v in values):
         return pa.array(values, type=pa.string())  # the common case, without a NumPy detour
-    array = np.asarray(values)
-    if array.dtype.kind == "U":  # text: Arrow strings, as pandas' text columns become
-        return pa.array(array.ravel().tolist(), type=pa.string())
-    if array.dtype.kind in "OS":
-        return pa.array([str(v) for v in array.ravel()], type=pa.string())
-    return pa.array(array.ravel())
+    array = np.asarray(values).ravel()
+    if array.dtype.kind in "OSU":  # text: Arrow strings, as pandas' text columns become
+        return pa.array(array.astype(str).tolist(), type=pa.string())
+    return pa.array(array)
 
 
 def show(data: pa.Table, spec: dict[str, Any], alt_text: str, **kwargs: Any) -> Any:
