@@ -1,8 +1,9 @@
 """The numbers behind every lesson, in plain NumPy.
 
-Nothing in this package (outside ``lesson_core.ui``) imports Streamlit,
-Altair or pandas: each function takes arrays and returns arrays, so the
-lessons, the tests and a notebook all see the same numbers.
+Nothing in this package imports Streamlit, Altair or pandas (the app's
+furniture is ``course_app``, one floor up): each function takes arrays and
+returns arrays, so the lessons, the tests and a notebook all see the same
+numbers.
 
 Axis names used in the ``Shapes:`` line of every docstring:
 

@@ -12,13 +12,20 @@ from apprun import CHROMIUM, CHROMIUM_ARGS, running_app
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / "streamlit_app.py"
 # Every Python file of the app itself (what the catalog and layout checks read).
 APP_SOURCES = sorted(
-    [HOME, *ROOT.glob("pages/*.py"), *ROOT.glob("lessons/**/*.py"), *ROOT.glob("lesson_core/**/*.py")]
+    [
+        HOME,
+        *(
+            path
+            for floor in ("pages", "lessons", "course_app", "lesson_core")
+            for path in ROOT.glob(f"{floor}/**/*.py")
+        ),
+    ]
 )
 PAGE_TIMEOUT = 60
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from apprun import IDLE, open_app
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ STREAMLIT_OWN: dict[tuple[str, str], str] = {}
 
 
 def page_paths() -> dict[str, str]:
-    from lesson_core.course import PAGES, url_path
+    from course_app.course import PAGES, url_path
 
     return {name: url_path(page) for name, page in PAGES.items()}
 

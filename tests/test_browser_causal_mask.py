@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from apprun import IDLE, expect_url_has, open_app
 
-from lesson_core.progress import Progress, decode
+from course_app.progress import Progress, decode
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from apprun import open_app
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 pytestmark = pytest.mark.browser
 

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from apprun import IDLE, ROOT, free_port, open_app
 
-from lesson_core.ui.i18n import WORD_JOINER
+from course_app.i18n import WORD_JOINER
 
 pytestmark = pytest.mark.browser
 

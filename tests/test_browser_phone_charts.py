@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from chart_widths import measure, problems
 from screenshots import page_paths
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 pytestmark = pytest.mark.browser
 

@@ -27,7 +27,7 @@ from apprun import IDLE, MENU_READY, open_app
 sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
 from streamlit_protocol import StreamlitSession, lesson_pages
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 pytestmark = pytest.mark.browser
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from apprun import IDLE, open_app, step_slider
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 pytestmark = pytest.mark.browser
 
@@ -130,8 +130,8 @@ def test_a_quiz_answer_shows_its_feedback_and_a_right_one_counts_in_the_menu(pag
     whole page (the menu's done/total) only when it completes the question."""
     from playwright.sync_api import expect
 
-    from lesson_core import course, progress
-    from lesson_core.ui.i18n import catalog
+    from course_app import course, progress
+    from course_app.i18n import catalog
 
     en, lesson = catalog("en"), course.BY_ID["bigram"]
     question = lesson.quizzes[0]

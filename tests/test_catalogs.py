@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from conftest import APP_SOURCES
 
-from lesson_core.course import LESSONS, PAGES
-from lesson_core.ui.i18n import LANGS, catalog
+from course_app.course import LESSONS, PAGES
+from course_app.i18n import LANGS, catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 LITERAL_KEY = re.compile(r"""\bt(?:_list)?\(\s*["']([a-z_][\w.]*)["']""")

@@ -3,8 +3,8 @@ and the claims the lessons lean on are stated the way the maths has them."""
 
 import pytest
 
-from lesson_core.glossary import TERMS
-from lesson_core.ui.i18n import LANGS, catalog
+from course_app.glossary import TERMS
+from course_app.i18n import LANGS, catalog
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 from conftest import assert_clean, chart_frames, open_page
 
-from lesson_core.course import EXTRAS, LESSONS
-from lesson_core.progress import decode
+from course_app.course import EXTRAS, LESSONS
+from course_app.i18n import catalog
+from course_app.progress import decode
+from course_app.url_state import GUARDED
 from lesson_core.transformer import MAX_TRAIN_WORK, Config, max_steps, train, training_work
-from lesson_core.ui.i18n import catalog
-from lesson_core.ui.url_state import GUARDED
 from lessons.capstone import parts, training
 
 ROOT = Path(__file__).resolve().parent.parent

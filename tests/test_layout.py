@@ -1,5 +1,5 @@
 """The layout rule, checked: a page file is an entry point, a lesson lives in its
-own package and uses the shared UI through ``lesson_core.ui``'s public surface."""
+own package and uses the shared UI through ``course_app``'s public surface."""
 
 import ast
 import re
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import lesson_core.ui
-from lesson_core.course import PAGES
+import course_app
+from course_app.course import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON_FILES = sorted((ROOT / "lessons").rglob("*.py"))
@@ -45,17 +45,18 @@ def test_a_lesson_uses_the_shared_ui_through_its_public_surface(path):
     for node in imports(path):
         names = [alias.name for alias in node.names]
         if isinstance(node, ast.Import):
-            assert not any(name.startswith(("lesson_core.ui", "lessons")) for name in names), path
+            assert not any(name.startswith(("course_app", "lessons")) for name in names), path
             continue
         module = node.module or ""
-        if module.startswith("lesson_core.ui"):
-            assert module == "lesson_core.ui", f"{path}: import from lesson_core.ui, not {module}"
-            assert set(names) <= set(lesson_core.ui.__all__), path
+        if module.startswith("course_app"):
+            assert module == "course_app", f"{path}: import from course_app, not {module}"
+            assert set(names) <= set(course_app.__all__), path
         if module.startswith("lessons"):
             assert module.split(".")[:2] == ["lessons", own] or module == f"lessons.{own}", path
 
 
-CHARTS = ROOT / "lesson_core" / "ui" / "charts"
+CHARTS = ROOT / "course_app" / "charts"
+FLOORS = ("lesson_core", "course_app", "lessons")  # the maths, the app's furniture, the lessons
 
 
 def imported_modules(path: Path) -> set[str]:
@@ -70,7 +71,7 @@ def imported_modules(path: Path) -> set[str]:
 
 
 def test_only_the_charts_package_imports_altair():
-    sources = [*(ROOT / "lesson_core").rglob("*.py"), *(ROOT / "lessons").rglob("*.py")]
+    sources = [path for floor in FLOORS for path in (ROOT / floor).rglob("*.py")]
     assert any(CHARTS in path.parents for path in sources)  # the walk does reach the charts
     offenders = [
         str(path.relative_to(ROOT))
@@ -90,7 +91,7 @@ def test_the_readme_code_map_names_every_module():
     """A newcomer finds every module in the README's map; lessons/<id>/page.py
     and parts.py are named once for all lessons, by the <id>/ pattern."""
     code_map = readme_code_map()
-    for path in sorted((ROOT / "lesson_core").rglob("*.py")) + sorted((ROOT / "lessons").rglob("*.py")):
+    for path in sorted(path for floor in FLOORS for path in (ROOT / floor).rglob("*.py")):
         relative = path.relative_to(ROOT)
         if path.name == "__init__.py":
             assert f"{path.parent.name}/" in code_map, relative
@@ -108,3 +109,13 @@ def test_the_readme_code_map_names_no_module_that_is_gone():
     existing = {p.name for p in ROOT.rglob("*.py") if ".git" not in p.parts}
     assert named, "the map names no file"
     assert {Path(name).name for name in named} <= existing | {"N_name.py"}, named
+
+
+def test_each_floor_imports_only_the_floors_below_it():
+    """lesson_core (the maths) imports neither upper floor; course_app (the app's
+    furniture) imports lesson_core but no lesson."""
+    for floor, above in (("lesson_core", {"course_app", "lessons"}), ("course_app", {"lessons"})):
+        files = sorted((ROOT / floor).rglob("*.py"))
+        assert files, floor
+        for path in files:
+            assert not imported_modules(path) & above, path

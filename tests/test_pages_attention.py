@@ -195,8 +195,8 @@ def test_one_visible_key_gets_exactly_100_percent_in_the_quiz_feedback(lang):
 
 @pytest.mark.parametrize(("lang", "key_word"), [("ja", "キー"), ("en", "key")], ids=["ja", "en"])
 def test_right_answers_say_the_same_in_both_languages(lang, key_word):
-    from lesson_core.course import BY_ID
-    from lesson_core.ui.i18n import catalog
+    from course_app.course import BY_ID
+    from course_app.i18n import catalog
 
     lesson, cat = BY_ID["attention"], catalog(lang)
     match = cat["attention.quiz.q2.options"][lesson.quiz("q2").answer]

@@ -7,9 +7,9 @@ from collections import Counter
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 
+from course_app.i18n import LANGS
 from lesson_core.corpus_input import MAX_SENTENCES
 from lesson_core.examples import CORPUS
-from lesson_core.ui.i18n import LANGS
 
 PAGE = "pages/1_bigram.py"
 FIRST, DOG, SHORT_END = "ねこ は ひるね が すき", "いぬ は さんぽ が すき", "ねこ が ひるね を する"
@@ -337,8 +337,8 @@ def test_the_corpus_table_is_folded_away_and_counts_added_sentences():
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_q2_transfer_answer_is_ball_in_both_languages(lang):
-    from lesson_core.course import BY_ID
-    from lesson_core.ui.i18n import catalog
+    from course_app.course import BY_ID
+    from course_app.i18n import catalog
 
     options = catalog(lang)["bigram.quiz.q2.options"]
     assert options[BY_ID["bigram"].quiz("q2").answer].startswith("ボール")
@@ -395,7 +395,7 @@ def test_a_value_streamlit_refuses_starts_the_control_again(monkeypatch):
     error; only a second refusal in a row would be raised."""
     import streamlit as st
 
-    from lesson_core.ui import url_state
+    from course_app import url_state
 
     def holds_a_stale_value(kind, spec, key):
         if key == "bg_read" and not st.session_state.get(url_state.RETRIED.format(key)):

@@ -400,7 +400,7 @@ def test_quiz_feedback_right_and_wrong(lang):
 
 
 def test_every_quiz_accepts_the_answer_fixed_in_the_course():
-    from lesson_core.course import BY_ID
+    from course_app.course import BY_ID
 
     at = open_page(PAGE, "en", {"gpt_seed": "998"})
     for quiz in BY_ID["capstone"].quizzes:

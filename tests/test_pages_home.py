@@ -2,7 +2,7 @@
 
 from conftest import all_text, assert_clean, open_page
 
-from lesson_core.course import BY_ID, LESSONS, url_path
+from course_app.course import BY_ID, LESSONS, url_path
 
 
 def test_home_renders_in_both_languages(lang):

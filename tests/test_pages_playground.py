@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 
+from course_app.i18n import LANGS
 from lesson_core import causal_mask, scaled_dot_product_attention
 from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_CHARS
-from lesson_core.ui.i18n import LANGS
 
 PAGE = "pages/9_playground.py"
 

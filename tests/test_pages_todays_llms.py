@@ -196,7 +196,7 @@ def test_hostile_url_values():
 
 
 def test_quiz_right_answers(lang):
-    from lesson_core.course import BY_ID
+    from course_app.course import BY_ID
 
     at = open_page(PAGE, lang)
     for quiz in BY_ID["todays_llms"].quizzes:
@@ -209,7 +209,7 @@ def test_quiz_right_answers(lang):
 
 
 def test_count_line_spec_has_whole_number_ticks_and_leaves_line_spec_alone():
-    from lesson_core.ui import charts
+    from course_app import charts
 
     plain = charts.line_spec("Tokens", "Ops", "How", height=240)
     counted = charts.count_line_spec("Tokens", "Ops", "How", height=240)

@@ -3,8 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lesson_core.course import BY_ID, LESSONS
-from lesson_core.progress import Progress, decode, encode
+from course_app.course import BY_ID, LESSONS
+from course_app.progress import Progress, decode, encode
 
 ATT = BY_ID["attention"]
 

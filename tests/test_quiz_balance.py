@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from lesson_core.course import LESSONS
-from lesson_core.ui.i18n import LANGS, catalog
+from course_app.course import LESSONS
+from course_app.i18n import LANGS, catalog
 
 MATH = re.compile(r"\$[^$]*\$")
 MAX_RATIO = 2.2  # longest option / shortest option, within one quiz

@@ -10,7 +10,16 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted([*ROOT.glob("tests/benchmarks/*.py"), *ROOT.glob("tests/tools/*.py")])
-OWN = ("lesson_core", "lessons", "apprun", "conftest", "screenshots", "streamlit_protocol", "streamlit_user")
+OWN = (
+    "lesson_core",
+    "course_app",
+    "lessons",
+    "apprun",
+    "conftest",
+    "screenshots",
+    "streamlit_protocol",
+    "streamlit_user",
+)
 
 
 def own_imports(path: Path) -> list[tuple[str, str]]:

@@ -8,8 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import all_text, assert_clean, open_page
 
-from lesson_core.glossary import TERMS
-from lesson_core.progress import (
+from course_app.glossary import TERMS
+from course_app.i18n import catalog
+from course_app.page import SHARE_KEY
+from course_app.progress import (
     APP_NAME,
     FILE_VERSION,
     MAX_FILE_BYTES,
@@ -19,9 +21,7 @@ from lesson_core.progress import (
     read_file,
     to_json,
 )
-from lesson_core.ui.i18n import catalog
-from lesson_core.ui.page import SHARE_KEY
-from lesson_core.ui.study import look_up_key
+from course_app.study import look_up_key
 
 GLOSSARY = "pages/8_glossary.py"
 ROOT = Path(__file__).resolve().parent.parent

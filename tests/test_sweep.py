@@ -12,8 +12,8 @@ from conftest import assert_clean, open_page
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from lesson_core.course import EXTRAS, LESSONS
-from lesson_core.ui.i18n import LANGS
+from course_app.course import EXTRAS, LESSONS
+from course_app.i18n import LANGS
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [None, *(lesson.page for lesson in LESSONS), *(extra.page for extra in EXTRAS)]

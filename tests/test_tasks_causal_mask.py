@@ -31,7 +31,7 @@ def leak(fill: float) -> np.ndarray:
 
 
 def test_course_lists_exactly_these_tasks():
-    from lesson_core.course import BY_ID
+    from course_app.course import BY_ID
 
     assert set(BY_ID[LESSON].tasks) == set(NAMES)
 

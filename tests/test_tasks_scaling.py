@@ -43,7 +43,7 @@ def top_weight(spread: float, seed: int) -> float:
 
 
 def test_course_lists_exactly_these_tasks():
-    from lesson_core.course import BY_ID
+    from course_app.course import BY_ID
 
     assert set(BY_ID[LESSON].tasks) == set(NAMES)
 

@@ -1,7 +1,7 @@
 """Layer 2: the words of the catalogs.
 
 - One spelling per concept: no catalog value (any table, either language)
-  uses a variant that ``lesson_core.glossary.SPELLINGS`` rules out, and a
+  uses a variant that ``course_app.glossary.SPELLINGS`` rules out, and a
   bracketed explanation such as プレフィックス（文の書き出し） comes with the
   first use on each page.
 - Japanese register and length: no sentence over 80 characters; no sentence
@@ -25,9 +25,9 @@ from pathlib import Path
 import pytest
 from conftest import APP_SOURCES
 
-from lesson_core.glossary import SPELLINGS, TERMS
-from lesson_core.ui import i18n
-from lesson_core.ui.i18n import LANGS, catalog
+from course_app import i18n
+from course_app.glossary import SPELLINGS, TERMS
+from course_app.i18n import LANGS, catalog
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_SENTENCE = 80
@@ -388,7 +388,7 @@ def test_t_count_picks_the_form(monkeypatch):
 
 
 def test_only_the_last_lesson_ends_the_course():
-    from lesson_core.course import LESSONS
+    from course_app.course import LESSONS
 
     last = f"{LESSONS[-1].id}.end.next"
     ending = {"ja": "おしまい", "en": "end of the course"}

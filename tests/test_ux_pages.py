@@ -4,7 +4,7 @@ starting vectors of new words, the sidebar's counts, the share link."""
 import numpy as np
 from conftest import assert_clean, chart_frames, open_page
 
-from lesson_core.ui.page import SHARE_KEY
+from course_app.page import SHARE_KEY
 
 PLAYGROUND = "pages/9_playground.py"
 BIGRAM = "pages/1_bigram.py"

@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from lesson_core.ui.a11y import plain_maths
-from lesson_core.ui.i18n import LANGS, catalog
+from course_app.a11y import plain_maths
+from course_app.i18n import LANGS, catalog
 
 
 @pytest.mark.parametrize(

@@ -4,20 +4,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from lesson_core import AttentionResult, causal_mask, equal_average, linear_map, residual
-from lesson_core import scaled_dot_product_attention as attention
-from lesson_core.examples import (
-    CHAPTER,
-    LINEAR_MAP_INPUT,
-    LINEAR_MAP_WEIGHTS,
-    PRONOUN,
-    PRONOUN_QUERY,
-    TOY,
-    W_KEY,
-    W_QUERY,
-    WANTED_SUKI,
-)
-from lesson_core.ui import (
+from course_app import (
     gloss,
     lesson_end,
     maths,
@@ -31,6 +18,19 @@ from lesson_core.ui import (
     try_this,
     vec,
     views,
+)
+from lesson_core import AttentionResult, causal_mask, equal_average, linear_map, residual
+from lesson_core import scaled_dot_product_attention as attention
+from lesson_core.examples import (
+    CHAPTER,
+    LINEAR_MAP_INPUT,
+    LINEAR_MAP_WEIGHTS,
+    PRONOUN,
+    PRONOUN_QUERY,
+    TOY,
+    W_KEY,
+    W_QUERY,
+    WANTED_SUKI,
 )
 from lesson_core.worked import HandAttention, attention_by_hand, linear_map_terms
 

@@ -4,10 +4,10 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from course_app import gloss, lesson_end, md_escape, num, page_start, pct, t, terms, try_this, vec
 from lesson_core import equal_average
 from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
 from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
-from lesson_core.ui import gloss, lesson_end, md_escape, num, page_start, pct, t, terms, try_this, vec
 from lessons.bigram import parts
 
 LESSON, WA = "bigram", "は"

@@ -13,9 +13,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from course_app import bound, charts, gloss, md_escape, one_shot, pct, t, vec, word_split
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
-from lesson_core.ui import bound, charts, gloss, md_escape, one_shot, pct, t, vec, word_split
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once

@@ -2,10 +2,10 @@
 
 import streamlit as st
 
+from course_app import lesson_end, num, page_start, pct, section_start, t, terms, try_this
 from lesson_core.capstone import cat_dog_tv, heads_check
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET
-from lesson_core.ui import lesson_end, num, page_start, pct, section_start, t, terms, try_this
 from lessons.capstone import parts, training
 
 LESSON = "capstone"

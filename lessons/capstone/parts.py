@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from course_app import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 from lesson_core.attention import causal_mask
 from lesson_core.bigram import top_k
 from lesson_core.capstone import (
@@ -50,7 +51,6 @@ from lesson_core.transformer import (
     generate,
     with_bos,
 )
-from lesson_core.ui import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 
 DEFAULT = Config()
 CAT, DOG = CAT_WA, DOG_WA

@@ -28,9 +28,9 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from course_app import num, t
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import Config, TrainResult, train
-from lesson_core.ui import num, t
 from lessons.capstone import parts
 
 CACHE_SIZE = 48

@@ -3,11 +3,11 @@
 import numpy as np
 import streamlit as st
 
+from course_app import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
 from lesson_core.masking import MASK_FILLS, hidden_weight, sliding_window_mask
-from lesson_core.ui import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this, views
 from lessons.causal_mask import parts
 
 LESSON = "causal_mask"

@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from course_app import bound, charts, gloss, num, pct, t, tables, views
 from lesson_core.attention import causal_mask
 from lesson_core.masking import sliding_window_mask, training_pairs
-from lesson_core.ui import bound, charts, gloss, num, pct, t, tables, views
 
 MASK_KINDS = ("none", "causal", "window")  # the explorer's masks; labels causal_mask.pronoun.kind_<id>
 DEFAULT_WINDOW = 3

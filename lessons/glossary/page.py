@@ -3,8 +3,7 @@ and an index of links to them at the top (the page is long on a phone)."""
 
 import streamlit as st
 
-from lesson_core.glossary import TERMS
-from lesson_core.ui import anchor, page_start, t
+from course_app import TERMS, anchor, page_start, t
 
 
 def main() -> None:

@@ -2,8 +2,7 @@
 
 import streamlit as st
 
-from lesson_core.course import LESSONS
-from lesson_core.ui import load_progress, page_link, page_start, progress_panel, t
+from course_app import LESSONS, load_progress, page_link, page_start, progress_panel, t
 
 
 def main() -> None:

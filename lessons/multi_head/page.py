@@ -3,6 +3,7 @@
 import numpy as np
 import streamlit as st
 
+from course_app import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
 from lesson_core import causal_mask
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
 from lesson_core.multihead import (
@@ -14,7 +15,6 @@ from lesson_core.multihead import (
     random_projections,
     top_keys,
 )
-from lesson_core.ui import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
 from lessons.multi_head import parts
 
 LESSON, RUN_D_MODEL, WIDEN_SEED, DEFAULT_SEED = "multi_head", 8, 2017, 0

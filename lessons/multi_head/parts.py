@@ -9,8 +9,8 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from course_app import bound, charts, gloss, num, pct, t, t_count, vec, views
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
-from lesson_core.ui import bound, charts, gloss, num, pct, t, t_count, vec, views
 
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
 MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back

@@ -3,11 +3,11 @@
 import numpy as np
 import streamlit as st
 
+from course_app import bound, md_escape, page_start, t, views, word_split
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_ABS, MAX_CHARS, MAX_TOKENS, bad_cells, default_vectors, tokenize
-from lesson_core.ui import bound, md_escape, page_start, t, views, word_split
 
 KNOWN = dict(zip(PRONOUN.tokens, PRONOUN.vectors, strict=True))
 

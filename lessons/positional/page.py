@@ -4,6 +4,7 @@ causal mask, blind to the order inside each prefix); sinusoidal marks."""
 import numpy as np
 import streamlit as st
 
+from course_app import gloss, lesson_end, num, page_start, section_start, t, try_this
 from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_ORDER, WORD_ORDER_EMBEDDINGS
 from lesson_core.positional import (
     GPT2_POSITIONS,
@@ -14,7 +15,6 @@ from lesson_core.positional import (
     sinusoidal_encoding,
     token_at_positions,
 )
-from lesson_core.ui import gloss, lesson_end, num, page_start, section_start, t, try_this
 from lessons.positional import parts
 
 LESSON, TABLE_SIZE = "positional", (12, 8)

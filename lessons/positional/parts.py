@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from course_app import bound, charts, gloss, num, t, vec
 from lesson_core.positional import (
     EncodingSizeError,
     OrderComparison,
@@ -18,7 +19,6 @@ from lesson_core.positional import (
     pairwise_distances,
     single_hand,
 )
-from lesson_core.ui import bound, charts, gloss, num, t, vec
 
 MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
 D_MODELS = tuple(range(2, 129, 2))  # only even widths: sin and cos come in pairs

@@ -3,11 +3,11 @@
 import numpy as np
 import streamlit as st
 
+from course_app import bound, gloss, lesson_end, num, page_start, pct, t, terms, try_this, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
 from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
-from lesson_core.ui import bound, gloss, lesson_end, num, page_start, pct, t, terms, try_this, views
 from lessons.scaling import parts
 
 LESSON, ONE_HOT_TARGET, RAW_TOP_TARGET, REFERENCE = "scaling", 0.99, 0.9, 1.0

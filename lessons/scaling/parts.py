@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from course_app import charts, num, pct, t
 from lesson_core.scaling import (
     DotProductSpread,
     SpreadSoftmax,
@@ -20,7 +21,6 @@ from lesson_core.scaling import (
     mean_top_weight,
     spread_grid,
 )
-from lesson_core.ui import charts, num, pct, t
 
 D_KS = tuple(2**i for i in range(10))  # 1, 2, 4, ..., 512
 N_SAMPLES = 4000  # pairs (q, k) per d_k

@@ -3,10 +3,9 @@ embedding, shared key/value heads (MQA, GQA) and long context."""
 
 import streamlit as st
 
-from lesson_core import course
+from course_app import course, lesson_end, page_link, page_start, t, terms, try_this
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
-from lesson_core.ui import lesson_end, page_link, page_start, t, terms, try_this
 from lessons.todays_llms import parts
 
 LESSON = "todays_llms"

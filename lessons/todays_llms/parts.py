@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from course_app import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import CORPUS, PRONOUN, PRONOUN_QUERY
@@ -39,7 +40,6 @@ from lesson_core.long_context import (
 from lesson_core.multihead import divisors, random_projections
 from lesson_core.rope import RopeScore, frequencies, rope_score, score_by_offset
 from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
-from lesson_core.ui import bound, charts, gloss, md_escape, num, pct, t, t_count, views
 
 PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
 CACHE_LENGTHS = (1, 4096)  # the cache-size slider's range (tokens)

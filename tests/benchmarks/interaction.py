@@ -35,7 +35,7 @@ from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import local_script_runner as lsr
 
-from lesson_core.course import LESSONS
+from course_app.course import LESSONS
 
 BARE_APP = """
 import altair as alt

@@ -387,7 +387,7 @@ def lesson_pages() -> list[str]:
 
     root = Path(__file__).resolve().parent.parent.parent
     sys.path.insert(0, str(root))
-    from lesson_core import course
+    from course_app import course
 
     return [
         Path(lesson.page).stem.split("_", 1)[1] for lesson in course.LESSONS if (root / lesson.page).exists()

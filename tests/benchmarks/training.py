@@ -9,7 +9,7 @@ whole run within 10 s on the 2-core machine (aim: 2–5 s or less).
 With ``--worst``: the largest training one learner may ask for (width 64,
 2 blocks, 8 heads, as many steps as MAX_TRAIN_WORK allows), timed with
 ``train`` alone; the page adds its redraws. Goal: a few seconds on one core.
-Like the app (lesson_core/ui/blas.py), it runs BLAS on one thread;
+Like the app (course_app/blas.py), it runs BLAS on one thread;
 ``--blas-threads`` keeps OpenBLAS's default (one thread per core) to compare.
 Compare numbers from one run only: the machine is shared and noisy.
 """
@@ -23,9 +23,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from course_app.blas import one_blas_thread
 from lesson_core.bigram import total_variation
 from lesson_core.transformer import LOSS_TARGET, Config, max_steps, next_token_distribution, train
-from lesson_core.ui.blas import one_blas_thread
 
 
 def worst(repeats: int) -> None:

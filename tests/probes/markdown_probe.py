@@ -8,7 +8,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from lesson_core.ui.i18n import md_escape
+from course_app.i18n import md_escape
 
 texts = json.loads(Path(os.environ["PROBE_TEXTS"]).read_text(encoding="utf-8"))
 for i, text in enumerate(texts):

@@ -19,7 +19,7 @@ sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
 from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, running_app
 from screenshots import page_paths
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 # Per chart on the page: its box; the width of what Vega drew (the first group
 # of its svg holds every mark, axis and legend, including what the svg clips);

@@ -21,7 +21,7 @@ from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, running_app
 from playwright.sync_api import sync_playwright
 from screenshots import SIZES, page_paths
 
-from lesson_core.ui.i18n import LANGS
+from course_app.i18n import LANGS
 
 MEASURE = """() => {
   const main = document.querySelector('[data-testid="stMain"]');

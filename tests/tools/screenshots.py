@@ -16,8 +16,8 @@ sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app
 from playwright.sync_api import sync_playwright
 
-from lesson_core.course import PAGES, url_path
-from lesson_core.ui.i18n import LANGS
+from course_app.course import PAGES, url_path
+from course_app.i18n import LANGS
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 

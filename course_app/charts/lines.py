@@ -10,7 +10,7 @@ import altair as alt
 import numpy as np
 import pyarrow as pa
 
-from lesson_core.ui.charts.base import (
+from course_app.charts.base import (
     CHOSEN_COLOUR,
     SERIES_COLOURS,
     WAVE_COLOURS,

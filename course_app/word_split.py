@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import streamlit as st
 
+from course_app.i18n import t
+from course_app.page import one_shot
 from lesson_core.japanese import proposed_split
-from lesson_core.ui.i18n import t
-from lesson_core.ui.page import one_shot
 
 
 def _flag(key: str) -> str:

@@ -13,7 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from lesson_core.course import LESSONS, Lesson
+from course_app.course import LESSONS, Lesson
 
 _GROUP = re.compile(r"^([a-z]{1,4})\.([01]*)\.([01]*)$")
 MAX_LENGTH = 2000

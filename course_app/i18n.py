@@ -13,7 +13,7 @@ import streamlit as st
 
 LANGS = ("ja", "en")
 DEFAULT_LANG = "ja"
-LOCALES = Path(__file__).resolve().parent.parent / "locales"
+LOCALES = Path(__file__).resolve().parent / "locales"
 
 
 def flatten(table: dict[str, Any], prefix: str = "") -> dict[str, Any]:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lesson_core import progress
-from lesson_core.ui.i18n import t
+from course_app import progress
+from course_app.i18n import t
 
 KEY = "browser_bridge"  # the component's widget key; its element is hidden by page.NARROW_SCREEN_CSS
 STORAGE_KEY = "attention-lessons.progress"

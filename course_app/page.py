@@ -10,12 +10,11 @@ from urllib.parse import unquote_plus, urlencode
 import streamlit as st
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from lesson_core import course, progress
-from lesson_core.ui import browser
-from lesson_core.ui.a11y import plain_maths
-from lesson_core.ui.blas import one_blas_thread
-from lesson_core.ui.i18n import LANGS, current_lang, forget_lang, t, t_list
-from lesson_core.ui.memory import compact_malloc
+from course_app import browser, course, progress
+from course_app.a11y import plain_maths
+from course_app.blas import one_blas_thread
+from course_app.i18n import LANGS, current_lang, forget_lang, t, t_list
+from course_app.memory import compact_malloc
 
 one_blas_thread()  # every page imports this module: the whole server process
 compact_malloc()
@@ -249,7 +248,7 @@ def quiz(lesson_id: str, quiz_id: str) -> None:
     when it completes the question for the first time (the sidebar's counts).
 
     Catalog entries: <lesson>.quiz.<id>.question, .options (list) and
-    .feedback (list, one per option); the right index is in lesson_core.course."""
+    .feedback (list, one per option); the right index is in course_app.course."""
     base = f"{lesson_id}.quiz.{quiz_id}"
     options, feedback = t_list(f"{base}.options"), t_list(f"{base}.feedback")
     choice = st.radio(

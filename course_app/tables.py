@@ -18,8 +18,8 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-from lesson_core.ui.charts import table
-from lesson_core.ui.i18n import gloss, num, pct, t, vec
+from course_app.charts import table
+from course_app.i18n import gloss, num, pct, t, vec
 
 
 def text_table(columns: dict[str, list[str]]) -> pa.Table:

@@ -1,7 +1,7 @@
 """Keep a server process's freed memory small (glibc's malloc).
 
-Called once per process, by lesson_core.ui.page at import, like
-lesson_core.ui.blas.one_blas_thread.
+Called once per process, by course_app.page at import, like
+course_app.blas.one_blas_thread.
 """
 
 from __future__ import annotations

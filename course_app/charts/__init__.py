@@ -19,14 +19,14 @@ the only place that imports Altair.
 - ``lines``: line charts, logarithmic lines, waves.
 """
 
-from lesson_core.ui.charts.bars import (
+from course_app.charts.bars import (
     bar_frame,
     bar_spec,
     dense_grouped_bar_spec,
     grouped_bar_frame,
     grouped_bar_spec,
 )
-from lesson_core.ui.charts.base import (
+from course_app.charts.base import (
     CHOSEN_COLOUR,
     DIVERGING,
     LEGEND_LIMIT,
@@ -39,7 +39,7 @@ from lesson_core.ui.charts.base import (
     show,
     table,
 )
-from lesson_core.ui.charts.heatmaps import (
+from course_app.charts.heatmaps import (
     DARK_TEXT_FROM,
     LAST_LABEL_ROOM,
     Cells,
@@ -56,7 +56,7 @@ from lesson_core.ui.charts.heatmaps import (
     small_heatmap_spec,
     weights_frame,
 )
-from lesson_core.ui.charts.lines import count_line_spec, line_frame, line_spec, log_line_spec, wave_spec
+from course_app.charts.lines import count_line_spec, line_frame, line_spec, log_line_spec, wave_spec
 
 __all__ = [
     "CHOSEN_COLOUR",

@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import streamlit as st
 
-from lesson_core.ui.charts.base import (
+from course_app.charts.base import (
     DIVERGING,
     MASKED_GREY,
     SEQUENTIAL,

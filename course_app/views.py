@@ -11,9 +11,9 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
+from course_app import charts, tables, url_state
+from course_app.i18n import gloss, md_escape, num, pct, t, vec
 from lesson_core.attention import AttentionResult
-from lesson_core.ui import charts, tables, url_state
-from lesson_core.ui.i18n import gloss, md_escape, num, pct, t, vec
 
 
 def kept(widget, in_url: bool, *args, **kwargs):

@@ -28,7 +28,7 @@ import streamlit as st
 from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
 from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
-from lesson_core.ui.i18n import md_escape, t
+from course_app.i18n import md_escape, t
 
 GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
 SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats

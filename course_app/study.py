@@ -6,9 +6,9 @@ from urllib.parse import urlencode
 
 import streamlit as st
 
-from lesson_core import course, progress
-from lesson_core.ui.i18n import t
-from lesson_core.ui.page import link_params, load_progress, save_progress
+from course_app import course, progress
+from course_app.i18n import t
+from course_app.page import link_params, load_progress, save_progress
 
 
 def terms(*term_ids: str) -> None:

@@ -1,0 +1,63 @@
+"""The app's furniture: everything that touches Streamlit or Altair, shared by
+the lessons, with the course's registry, the learner's progress, the glossary
+and the catalogs of every sentence.
+
+The lessons (``lessons/<id>/``) import from this package only, never from its
+modules: what is listed here is the whole surface they may use. The numbers
+come from ``lesson_core``, which imports nothing from here.
+"""
+
+from course_app import charts, course, maths, tables, views, word_split
+from course_app.course import LESSONS
+from course_app.glossary import TERMS
+from course_app.i18n import current_lang, gloss, md_escape, num, pct, t, t_count, t_list, vec
+from course_app.page import (
+    lesson_end,
+    lesson_footer,
+    load_progress,
+    one_shot,
+    page_link,
+    page_start,
+    quiz,
+    quizzes,
+    section_start,
+    setup_page,
+    try_this,
+)
+from course_app.study import anchor, progress_panel, terms
+from course_app.url_state import bound
+
+__all__ = [
+    "LESSONS",
+    "TERMS",
+    "anchor",
+    "bound",
+    "charts",
+    "course",
+    "current_lang",
+    "gloss",
+    "lesson_end",
+    "lesson_footer",
+    "load_progress",
+    "maths",
+    "md_escape",
+    "num",
+    "one_shot",
+    "page_link",
+    "page_start",
+    "pct",
+    "progress_panel",
+    "quiz",
+    "quizzes",
+    "section_start",
+    "setup_page",
+    "t",
+    "t_count",
+    "t_list",
+    "tables",
+    "terms",
+    "try_this",
+    "vec",
+    "views",
+    "word_split",
+]
