@@ -5,35 +5,24 @@ small size. On a server shared by many learners (and by the other sessions'
 reruns) those threads fight over the same cores: the capstone's widest
 training took about ten times longer with them than on one thread
 (tests/benchmarks/training.py --worst). The server gets its parallelism from
-its sessions, so every product runs on one thread. Without OpenBLAS (another
-BLAS, or OPENBLAS_NUM_THREADS already set by whoever runs the app) nothing is
-changed.
+its sessions, so every product runs on one thread. threadpoolctl finds the
+BLAS that NumPy loaded (OpenBLAS, or MKL or BLIS in other builds) and sets
+it; with OPENBLAS_NUM_THREADS already set by whoever runs the app, nothing
+is changed.
 """
 
 from __future__ import annotations
 
-import ctypes
 import os
-from pathlib import Path
 
-import numpy as np
-
-_SETTERS = ("scipy_openblas_set_num_threads64_", "openblas_set_num_threads64_", "openblas_set_num_threads")
+import numpy as np  # noqa: F401  (loads NumPy's BLAS, so that threadpoolctl can find it)
+from threadpoolctl import threadpool_info, threadpool_limits
 
 
 def one_blas_thread() -> bool:
-    """Ask the OpenBLAS that NumPy loaded to use one thread. Returns whether it did."""
+    """Ask the BLAS that NumPy loaded to use one thread. Returns whether it did."""
     if os.environ.get("OPENBLAS_NUM_THREADS"):
         return False
-    here = Path(np.__file__).resolve().parent
-    for path in [*here.parent.glob("numpy.libs/*openblas*"), *here.glob(".libs/*openblas*")]:
-        try:
-            lib = ctypes.CDLL(str(path))
-        except OSError:
-            continue
-        for name in _SETTERS:
-            setter = getattr(lib, name, None)
-            if setter is not None:
-                setter(1)
-                return True
-    return False
+    threadpool_limits(limits=1, user_api="blas")  # kept for the process: never restored
+    pools = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    return bool(pools) and all(pool["num_threads"] == 1 for pool in pools)
