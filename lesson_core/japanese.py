@@ -1,8 +1,9 @@
 """Japanese typed without spaces, split into the words and particles the
 lessons use as tokens (いぬがほねをかじる -> いぬ が ほね を かじる).
 
-A morphological analyser (SudachiPy with its core dictionary, installed from
-PyPI and run offline) finds the words; an auxiliary verb is then joined to the
+A morphological analyser (SudachiPy with its small dictionary, installed from
+PyPI and run offline; it splits learner-like sentences as the core one does:
+tests/benchmarks/sudachi_dicts.py) finds the words; an auxiliary verb is then joined to the
 verb or adjective before it, because the lessons treat 食べた as one token,
 not 食べ + た. Text that already has spaces keeps the learner's own split.
 Pure Python, no Streamlit.
@@ -24,7 +25,7 @@ def _tokenizer():
     """The analyser, built once per process (loading the dictionary takes a moment)."""
     from sudachipy import Dictionary, SplitMode
 
-    return Dictionary(dict="core").tokenizer(mode=SplitMode.C)
+    return Dictionary(dict="small").tokenizer(mode=SplitMode.C)
 
 
 def has_japanese(text: str) -> bool:

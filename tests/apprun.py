@@ -35,28 +35,45 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def running_app(port: int | None = None, timeout: float = 60) -> Iterator[str]:
-    """``streamlit run streamlit_app.py`` on 127.0.0.1; yields its base URL."""
-    port = port or free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
-    cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
-    server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + timeout
+    """``streamlit run streamlit_app.py`` on 127.0.0.1; yields its base URL.
+    Without a given port it takes a free one, and another if a parallel test
+    worker took that one first (the server then exits at once)."""
+    server, url = _start(port or free_port(), timeout)
+    for _ in range(2):
+        if server is not None or port:
+            break
+        server, url = _start(free_port(), timeout)
+    if server is None:
+        raise RuntimeError(f"streamlit did not start on {url}")
     try:
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(
-                        f"streamlit did not start: {server.stderr.read().decode()[-2000:]}"
-                    ) from None
-                time.sleep(0.2)
         yield url
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def _start(port: int, timeout: float) -> tuple[subprocess.Popen | None, str]:
+    """The server on ``port`` once it answers its health check, or None if it
+    exited first (the port was taken)."""
+    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+    cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
+    server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return server, url
+        except OSError:
+            if server.poll() is None and time.monotonic() > deadline:
+                server.terminate()
+                server.wait(timeout=10)
+            if server.poll() is not None:
+                error = server.stderr.read().decode()
+                if "not available" in error or "already in use" in error:
+                    return None, url
+                raise RuntimeError(f"streamlit did not start: {error[-2000:]}") from None
+            time.sleep(0.2)
 
 
 def open_app(page, url: str, timeout_ms: int = 60_000):

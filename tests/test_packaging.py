@@ -3,6 +3,7 @@ pyproject, a theme in the root config, and a pure-NumPy core."""
 
 import ast
 import re
+import subprocess
 import sys
 import tomllib
 from pathlib import Path
@@ -28,7 +29,7 @@ def test_requirements_txt_matches_pyproject():
         "altair",
         "pyarrow",
         "sudachipy",
-        "sudachidict_core",
+        "sudachidict_small",
         "threadpoolctl",
     }
 
@@ -129,13 +130,31 @@ def test_load_test_tools_are_not_in_the_test_extra():
     assert not any(r.startswith(("locust", "py-spy")) for r in groups["test"] + groups["dependencies"])
 
 
-def test_ci_runs_the_tests_again_against_the_lowest_versions():
+def test_ci_runs_every_python_and_the_lowest_versions():
     """.ci/run: the main run with browsers required, then the non-browser tests in
-    a fresh virtual environment with the lower bounds of pyproject.toml."""
+    fresh virtual environments: Python 3.12 and 3.13 with the newest versions
+    allowed, and the lower bounds of pyproject.toml."""
     ci = (ROOT / ".ci" / "run").read_text()
-    main = ci.index('pip install -q -e ".[test]" && python -m pytest')
+    main = ci.index('pip install -q -e ".[test]" && run_tests python -m pytest\n')
     assert "export REQUIRE_BROWSER=1" in ci[:main]
-    lowest = ci[main:]
-    assert "python -m venv" in lowest
-    assert "tomllib.load" in lowest and '["dependencies"]' in lowest
-    assert lowest.rstrip().endswith('-m pytest -m "not browser" -p no:cacheprovider')
+    assert re.search(r"apt-get install .*chromium fonts-noto-cjk nginx postgresql", ci[:main])
+    later = ci[main:]
+    assert "for minor in 3.12 3.13; do" in later and '"$1" -m venv' in ci
+    assert '"$env_dir/bin/pip" install -q -e ".[test]"' in later
+    assert 'run_tests "$env_dir/bin/python" -m pytest -m "not browser"' in later
+    lowest = later[later.index("tomllib.load") :]
+    assert '["dependencies"]' in lowest
+    assert 'run_tests "$LOWEST_ENV/bin/python" -m pytest -m "not browser" -p no:cacheprovider' in lowest
+
+
+def test_ci_fails_when_pytest_collects_nothing():
+    """pytest's exit 5 (no test collected) fails the CI run, and passing stays passing."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    function = ci[ci.index("run_tests() {") : ci.index("\n}\n", ci.index("run_tests() {")) + 3]
+    for code, expected in ((5, 5), (0, 0), (1, 1)):
+        done = subprocess.run(
+            ["bash", "-c", f"set -euo pipefail\n{function}run_tests sh -c 'exit {code}'\necho after"],
+            capture_output=True,
+            text=True,
+        )
+        assert done.returncode == expected and ("after" in done.stdout) == (expected == 0), done
