@@ -29,18 +29,45 @@ def test_both_catalogs_have_the_same_keys(lang):
     assert set(en) - set(ja) == set(), f"keys only in {lang}"
 
 
+def shape_problem(ja: str | list[str], other: str | list[str]) -> str | None:
+    """What differs between one key's two texts: their type, the length of a
+    list (quiz options, feedback must line up), or any item's placeholders."""
+    if type(ja) is not type(other):
+        return f"a {type(ja).__name__} in ja, a {type(other).__name__} here"
+    if isinstance(ja, list) and len(ja) != len(other):
+        return f"{len(ja)} items in ja, {len(other)} here"
+    pairs = zip(ja, other, strict=True) if isinstance(ja, list) else [(ja, other)]
+    for i, (a, b) in enumerate(pairs):
+        if placeholders(a) != placeholders(b):
+            return f"item {i}: placeholders {sorted(placeholders(a))} in ja, {sorted(placeholders(b))} here"
+    return None
+
+
 @pytest.mark.parametrize("lang", OTHERS)
-@pytest.mark.parametrize("key", sorted(catalog("ja")))
-def test_same_placeholders_and_shape(key, lang):
-    ja, en = catalog("ja")[key], catalog(lang)[key]
-    assert type(ja) is type(en)
-    if isinstance(ja, list):
-        assert len(ja) == len(en), "lists (quiz options, feedback) must line up"
-        pairs = zip(ja, en, strict=True)
-    else:
-        pairs = [(ja, en)]
-    for a, b in pairs:
-        assert placeholders(a) == placeholders(b)
+def test_same_placeholders_and_shape(lang):
+    """Every key at once (one test per key cost a second of test overhead for
+    nothing); the message names each key that differs and how."""
+    ja, other = catalog("ja"), catalog(lang)
+    keys = sorted(set(ja) & set(other))
+    assert len(keys) > 800, "the catalogs lost most of their keys?"
+    problems = {key: shape_problem(ja[key], other[key]) for key in keys}
+    problems = {key: problem for key, problem in problems.items() if problem}
+    assert not problems, "\n".join(f"{key}: {problem}" for key, problem in problems.items())
+
+
+@pytest.mark.parametrize(
+    ("ja", "other", "says"),
+    [
+        ("{n} 個", "{n} items", None),
+        (["{a}", "b"], ["{a}", "b"], None),
+        ("{n} 個", ["{n} items"], "a str in ja, a list here"),
+        (["a", "b"], ["a"], "2 items in ja, 1 here"),
+        (["a", "{n} 個"], ["a", "{count} items"], "item 1: placeholders ['n'] in ja, ['count'] here"),
+        ("{n:.2f} と {m}", "{m} and {n:.1f}", None),
+    ],
+)
+def test_the_shape_check_finds_each_difference(ja, other, says):
+    assert shape_problem(ja, other) == says
 
 
 def test_every_literal_key_in_the_code_exists():
