@@ -119,6 +119,7 @@ def test_every_widget_at_its_extreme(page, extreme, lang):
     assert_clean(at)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=page_id)
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), lang=st.sampled_from(LANGS))

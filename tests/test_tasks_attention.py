@@ -11,6 +11,7 @@ SORE = [f"at_q6_{axis}" for axis in ("animal", "food", "action", "function")]
 NAMES = {"equal": set(SORE), "flat": set(SORE), "fish_half": {"at_temp"}}
 
 
+@pytest.mark.slow
 def test_no_task_ticks_on_open_or_on_one_unnamed_change():
     audit_single_changes(PAGE, LESSON, NAMES)
 

@@ -13,6 +13,7 @@ NAMES = {
 }
 
 
+@pytest.mark.slow
 def test_no_task_ticks_on_open_or_on_one_unnamed_change():
     audit_single_changes(PAGE, LESSON, NAMES)
 

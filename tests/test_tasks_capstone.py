@@ -47,6 +47,7 @@ def train_with(at, values: dict) -> None:
     at.button(key="gpt_train").click().run()
 
 
+@pytest.mark.slow
 def test_single_changes_tick_nothing_without_training():
     audit_single_changes(PAGE, LESSON, NAMES, skip=SKIP_KEYS | {"gpt_train"})
 

@@ -2,6 +2,7 @@
 each asks (tests/task_audit.py)."""
 
 import numpy as np
+import pytest
 from task_audit import assert_recipe_ticks, audit_single_changes, ticked
 
 from lesson_core import causal_mask
@@ -36,6 +37,7 @@ def agreeing_query() -> tuple[int, int]:
     raise AssertionError("no query where the two heads agree")
 
 
+@pytest.mark.slow
 def test_single_changes_tick_only_the_tasks_that_name_the_control():
     audit_single_changes(PAGE, LESSON, NAMES)
 

@@ -17,6 +17,7 @@ def set_d(at, d: int) -> None:
     at.select_slider(key="pe_d").set_value(d).run()
 
 
+@pytest.mark.slow
 def test_single_changes_tick_only_the_tasks_that_name_the_control():
     audit_single_changes(PAGE, LESSON, NAMES)
 

@@ -48,6 +48,7 @@ def test_course_lists_exactly_these_tasks():
     assert set(BY_ID[LESSON].tasks) == set(NAMES)
 
 
+@pytest.mark.slow
 def test_no_single_change_of_another_control_ticks_a_task():
     audit_single_changes(PAGE, LESSON, NAMES)
 

@@ -14,6 +14,7 @@ NAMES = {
 }
 
 
+@pytest.mark.slow
 def test_no_single_change_of_another_control_ticks_a_task():
     audit_single_changes(PAGE, LESSON, NAMES)
 
