@@ -13,10 +13,13 @@ running server hold these rules for every session:
   box) or with a number that is not finite is replaced by the widget's default
   when the app reads it, and so is any value Streamlit's own deserializer
   refuses: the run goes on, and nothing stays broken.
-- Reruns are spaced per session (a token bucket: ``BURST`` at once, then
-  ``RATE`` a second). A rerun asked for too early is not lost: the latest one
-  waits and runs when the session's turn comes (as Streamlit itself keeps only
-  the latest of several queued reruns), so a flooding client slows only itself.
+- Reruns are spaced per session (``RerunGate``): a learner's pace (``BURST``
+  at once, ``RATE`` a second) goes straight through; beyond it, a session's
+  next run waits for its run in progress to end and then rests three times as
+  long as that run took (at most a quarter of a core). A rerun asked for too
+  early is not lost: the latest one waits and runs when the session's turn
+  comes (as Streamlit itself keeps only the latest of several queued reruns),
+  so a flooding client slows mostly itself.
 
 Each rule has a protocol-level test (tests/test_protocol_hostile.py) that fails
 if a Streamlit upgrade moves the place it hooks into.
@@ -54,22 +57,37 @@ def value_fits(state: Any, value_type: str | None) -> bool:
 
 
 class RerunGate:
-    """One session's token bucket; ``wait`` says how long a rerun asked for now
-    must wait (0: run it now)."""
+    """One session's share of the server. Within its budget (a token bucket) a
+    rerun goes straight to Streamlit, which stops the run in progress and starts
+    the new one, as for any learner. Beyond it, the latest rerun waits (``pending``)
+    until the session's run in progress has finished and then ``REST`` times as
+    long as that run took: a flooding session can use at most a quarter of one
+    core's time, and never restarts a run mid-way."""
 
     def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
         self.rate, self.burst = rate, burst
         self.tokens, self.stamp = burst, time.monotonic()
         self.pending: Any = None  # the latest rerun waiting for its turn
-        self.timer: asyncio.TimerHandle | None = None
+        self.waiting = False  # a poll is scheduled for ``pending``
+        self.started = 0.0  # when the gate last let a waiting run start (0: not watched)
+        self.not_before = 0.0
 
-    def wait(self, now: float) -> float:
+    def refill(self, now: float) -> None:
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
+
+    def take(self, now: float) -> bool:
+        """Spend a token if there is one."""
+        self.refill(now)
         if self.tokens >= 1.0:
             self.tokens -= 1.0
-            return 0.0
-        return (1.0 - self.tokens) / self.rate
+            return True
+        return False
+
+
+POLL = 0.02  # seconds between two looks at a waiting session's run
+REST = 3.0  # beyond its budget a session rests 3 times as long as its last run took...
+MAX_REST = 3.0  # ...but never more than 3 seconds
 
 
 def _keep_latest(pending: Any, new: Any) -> Any:
@@ -85,26 +103,37 @@ def _keep_latest(pending: Any, new: Any) -> Any:
 def _gated_rerun(original: Any) -> Any:
     def handle(self: Any, client_state: Any = None) -> None:
         gate = self.__dict__.setdefault("_course_rerun_gate", RerunGate())
-        if gate.timer is None:
-            delay = gate.wait(time.monotonic())
-            if delay <= 0:
-                original(self, client_state)
-                return
+        if not gate.waiting and gate.take(time.monotonic()):
+            gate.started = 0.0  # within its budget: no rest to owe
+            original(self, client_state)
+            return
+        gate.pending = _keep_latest(gate.pending, client_state)
+        if not gate.waiting:
             try:
                 loop = asyncio.get_running_loop()
             except RuntimeError:  # not on the server's event loop: nothing to wait with
-                original(self, client_state)
+                original(self, gate.pending)
+                gate.pending = None
                 return
-            gate.timer = loop.call_later(delay, _release, self, gate, original)
-        gate.pending = _keep_latest(gate.pending, client_state)
+            gate.waiting = True
+            loop.call_later(POLL, _poll, self, gate, original, loop)
 
     return handle
 
 
-def _release(session: Any, gate: RerunGate, original: Any) -> None:
-    gate.timer = None
-    pending, gate.pending = gate.pending, None
-    gate.wait(time.monotonic())  # this run spends its token
+def _poll(session: Any, gate: RerunGate, original: Any, loop: Any) -> None:
+    """Start the waiting rerun once the session's own run is over, it has rested
+    as long as that run took, and it has a token; else look again shortly."""
+    now = time.monotonic()
+    running = getattr(getattr(session, "_state", None), "name", "") == "APP_IS_RUNNING"
+    if gate.started and not running:  # the run we let start has ended: rest as long
+        gate.not_before, gate.started = now + min(REST * (now - gate.started), MAX_REST), 0.0
+    gate.refill(now)
+    if running or now < gate.not_before or gate.tokens < 1.0:
+        loop.call_later(POLL, _poll, session, gate, original, loop)
+        return
+    gate.tokens -= 1.0
+    pending, gate.pending, gate.waiting, gate.started = gate.pending, None, False, now
     with contextlib.suppress(Exception):  # a session shut down meanwhile
         original(session, pending)
 

@@ -344,3 +344,25 @@ def _rerun(session: Attacker, changes: dict) -> BackMsg:
         proto.id = wid
         fill(proto)
     return msg
+
+
+# --- 8: per-session memory ------------------------------------------------------------
+
+
+def test_a_session_keeps_the_vectors_of_a_bounded_number_of_sentences():
+    """Each sentence's vectors are kept for the session (to come back to), but
+    not without bound: after 60 distinct sentences the oldest are forgotten, the
+    ones used last are kept (least recently used first)."""
+    from conftest import open_page
+
+    at = open_page("pages/9_playground.py", "en")
+    first = "ねこ が いる"
+    at.text_input(key="pg_sentence").input(first).run()
+    for i in range(60):
+        at.text_input(key="pg_sentence").input(f"w{i} x{i}").run()
+        if i % 10 == 9:  # the first sentence is used again now and then: it stays
+            at.text_input(key="pg_sentence").input(first).run()
+    kept = at.session_state["pg_vectors"]
+    assert len(kept) < 60
+    assert ("w59", "x59") in kept and ("ねこ", "が", "いる") in kept
+    assert ("w0", "x0") not in kept
