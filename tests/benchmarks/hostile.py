@@ -36,9 +36,10 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests"))
 from apprun import free_port, running_app
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit_protocol import ProtocolError, StreamlitSession
+from streamlit_protocol import CONNECT_OPTIONS, ProtocolError, StreamlitSession
 from websockets.sync.client import connect
 
+LEGACY = {"legacy": True} if "legacy" in CONNECT_OPTIONS else {}  # a plain connection (newer websockets)
 KINDS = os.environ.get("ATTACK", "flood,clear,big").split(",")  # what the attacker sends
 
 
@@ -79,6 +80,7 @@ class AddressedSession(StreamlitSession):
             max_size=None,
             compression=None,
             source_address=(self.address, 0),
+            **LEGACY,
         )
 
 
