@@ -9,6 +9,8 @@ running server hold these rules for every session:
   ``st.cache_resource`` for the whole process (every learner's trained models
   and tables), and the app shows no menu that sends it. ``load_git_info`` is
   ignored too (it runs ``git`` in the server for a deploy button the app hides).
+- A rerun carries at most ``MAX_WIDGET_STATES`` widget states and a request for
+  upload addresses at most ``MAX_FILE_URLS`` names; the rest is dropped.
 - A widget's value of the wrong kind (a bool for a slider, JSON for a select
   box) or with a number that is not finite is replaced by the widget's default
   when the app reads it, and so is any value Streamlit's own deserializer
@@ -85,6 +87,8 @@ class RerunGate:
         return False
 
 
+MAX_WIDGET_STATES = 300
+MAX_FILE_URLS = 10  # upload addresses one request may ask for (the app's uploader takes one file)
 POLL = 0.02  # seconds between two looks at a waiting session's run
 REST = 3.0  # beyond its budget a session rests 3 times as long as its last run took...
 MAX_REST = 3.0  # ...but never more than 3 seconds
@@ -100,8 +104,17 @@ def _keep_latest(pending: Any, new: Any) -> Any:
     return new
 
 
+def _trimmed(client_state: Any) -> Any:
+    """A rerun keeps at most MAX_WIDGET_STATES widget states (a page of the app
+    has a few dozen widgets; each state costs the server work before the run)."""
+    if client_state is not None and len(client_state.widget_states.widgets) > MAX_WIDGET_STATES:
+        del client_state.widget_states.widgets[MAX_WIDGET_STATES:]
+    return client_state
+
+
 def _gated_rerun(original: Any) -> Any:
     def handle(self: Any, client_state: Any = None) -> None:
+        client_state = _trimmed(client_state)
         gate = self.__dict__.setdefault("_course_rerun_gate", RerunGate())
         if not gate.waiting and gate.take(time.monotonic()):
             gate.started = 0.0  # within its budget: no rest to owe
@@ -159,6 +172,14 @@ def _guarded_getitem(original: Any) -> Any:
     return getitem
 
 
+def _few_file_urls(original: Any) -> Any:
+    def handle(self: Any, request: Any) -> None:
+        del request.file_names[MAX_FILE_URLS:]
+        original(self, request)
+
+    return handle
+
+
 def _ignored(self: Any, *args: Any) -> None:
     """A message no learner needs, answered with nothing."""
 
@@ -173,5 +194,6 @@ def install() -> None:
     AppSession._handle_clear_cache_request = _ignored
     AppSession._handle_git_information_request = _ignored
     AppSession._handle_rerun_script_request = _gated_rerun(AppSession._handle_rerun_script_request)
+    AppSession._handle_file_urls_request = _few_file_urls(AppSession._handle_file_urls_request)
     WStates.__getitem__ = _guarded_getitem(WStates.__getitem__)
     _INSTALLED.append(True)
