@@ -366,3 +366,20 @@ def test_a_session_keeps_the_vectors_of_a_bounded_number_of_sentences():
     assert len(kept) < 60
     assert ("w59", "x59") in kept and ("ねこ", "が", "いる") in kept
     assert ("w0", "x0") not in kept
+
+
+# --- found on the second attack ----------------------------------------------------------
+
+
+def test_a_request_for_thousands_of_upload_addresses_is_cut_short(app):
+    """5,000 file names in one request made an answer larger than the message
+    limit, an error in the sender's page; the app's uploader takes one file."""
+    session = attacker(app, "attention")
+    try:
+        msg = BackMsg()
+        msg.file_urls_request.request_id = "1"
+        msg.file_urls_request.file_names.extend(f"f{i}.json" for i in range(5000))
+        session.ws.send(msg.SerializeToString())
+        recovers(session)
+    finally:
+        session.close()
