@@ -23,8 +23,8 @@ running server hold these rules for every session:
   comes (as Streamlit itself keeps only the latest of several queued reruns),
   so a flooding client slows mostly itself.
 
-Each rule has a protocol-level test (tests/test_protocol_hostile.py) that fails
-if a Streamlit upgrade moves the place it hooks into.
+The protocol-level tests (tests/test_protocol_hostile.py) fail if a Streamlit
+upgrade moves the places these rules hook into.
 """
 
 from __future__ import annotations
