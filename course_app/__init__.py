@@ -7,7 +7,7 @@ modules: what is listed here is the whole surface they may use. The numbers
 come from ``lesson_core``, which imports nothing from here.
 """
 
-from course_app import charts, course, maths, tables, views, word_split
+from course_app import charts, course, maths, tables, views, wire_guard, word_split
 from course_app.course import LESSONS
 from course_app.glossary import TERMS
 from course_app.i18n import current_lang, gloss, md_escape, num, pct, t, t_count, t_list, vec
@@ -26,6 +26,8 @@ from course_app.page import (
 )
 from course_app.study import anchor, progress_panel, terms
 from course_app.url_state import bound
+
+wire_guard.install()  # what any client may send over the websocket: see course_app/wire_guard.py
 
 __all__ = [
     "LESSONS",

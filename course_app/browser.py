@@ -9,7 +9,8 @@ no iframe, no build step):
 - the progress is kept in the browser's local storage as well as in the URL
   (?p=), so opening the app again from its plain address in the same browser
   brings it back. The stored progress is merged (union) with the URL's once
-  per session, then every full run writes the merged progress back.
+  per session; afterwards every full run stores the union of what is stored
+  and what the tab has (another tab of the same browser may have stored more).
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from __future__ import annotations
 import streamlit as st
 
 from course_app import progress
+from course_app.course import LESSONS
 from course_app.i18n import t
 
 KEY = "browser_bridge"  # the component's widget key; its element is hidden by page.NARROW_SCREEN_CSS
 STORAGE_KEY = "attention-lessons.progress"
 MERGED = "browser_progress_merged"  # session flag: local storage has been read and merged
 
-# data: {lang, storage_key, ready, save, upload_label}. Until the server has
-# merged what the browser holds (ready false), report it; afterwards, store
-# what the server sends. The rest keeps the page usable by keyboard and in the
+# data: {lang, storage_key, ready, save, order, upload_label}. Until the
+# server has merged what the browser holds (ready false), report it;
+# afterwards, store the union of what is stored and what the server sends.
+# The rest keeps the page usable by keyboard and in the
 # learner's language while Streamlit redraws it (a MutationObserver, at most
 # once per animation frame): a formula wider than its box scrolls, so it gets
 # tabindex=0 and can be scrolled from the keyboard; on a Japanese page the
@@ -50,7 +53,12 @@ export default function (component) {
     const anchor = { href: "", timer: 0 };
     const stopSettling = () => { clearInterval(anchor.timer); anchor.timer = 0; };
     const settle = () => {
-      const id = decodeURIComponent(location.hash.slice(1));
+      let id = "";
+      try {
+        id = decodeURIComponent(location.hash.slice(1));
+      } catch (e) {
+        id = "";  // a malformed hash (%E0%A4%A): no term to keep in view, the rest goes on
+      }
       if (anchor.href !== location.href) {
         stopSettling();
         anchor.href = location.href;
@@ -120,9 +128,36 @@ export default function (component) {
     setStateValue("stored", stored);
     return;
   }
+  // Another tab of the same browser may have stored progress since: keep the
+  // union of both (progress only grows), never overwrite it with this tab's.
+  const save = unionProgress(stored, data.save, data.order || []);
   try {
-    if (stored !== data.save) window.localStorage.setItem(data.storage_key, data.save);
+    if (stored !== save) window.localStorage.setItem(data.storage_key, save);
   } catch (e) {}
+}
+
+// Two progress texts (progress.encode: "<code>.<task bits>.<quiz bits>" per
+// visited lesson, joined by "_") -> one holding everything either holds, in
+// course order. Groups that do not parse or name no lesson are dropped.
+function unionProgress(a, b, order) {
+  const done = new Map();
+  for (const text of [a, b]) {
+    if (typeof text !== "string" || text.length > 2000) continue;
+    for (const group of text.split("_")) {
+      const m = /^([a-z]{1,4})\\.([01]*)\\.([01]*)$/.exec(group);
+      if (!m || !order.includes(m[1])) continue;
+      const [tasks, quizzes] = done.get(m[1]) || ["", ""];
+      done.set(m[1], [orBits(tasks, m[2]), orBits(quizzes, m[3])]);
+    }
+  }
+  return order.filter((code) => done.has(code))
+    .map((code) => [code, ...done.get(code)].join(".")).join("_");
+}
+
+function orBits(x, y) {
+  let out = "";
+  for (let i = 0; i < Math.max(x.length, y.length); i++) out += x[i] === "1" || y[i] === "1" ? "1" : "0";
+  return out;
 }
 """
 
@@ -156,6 +191,7 @@ def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
                 "storage_key": STORAGE_KEY,
                 "ready": bool(st.session_state.get(MERGED)),
                 "save": progress.encode(learner),
+                "order": [lesson.code for lesson in LESSONS],
                 "upload_label": t("ux.upload_button"),
             },
             on_stored_change=lambda: None,

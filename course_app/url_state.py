@@ -167,11 +167,14 @@ def forget_stale_value(kind: str, spec: dict[str, Any], key: str) -> None:
     message: the learner did nothing wrong)."""
     if kind not in NUMERIC + CHOICE or key not in st.session_state:
         return
-    value = st.session_state[key]
-    if isinstance(value, list | tuple | dict) or value is None:
-        return
-    text = str((spec.get("format_func") or str)(value)) if kind in CHOICE else str(value)
-    if repair(kind, spec, text)[0]:
+    try:  # a value sent over the websocket can be anything: an option the control never had
+        value = st.session_state[key]
+        if isinstance(value, list | tuple | dict) or value is None:
+            return
+        text = str((spec.get("format_func") or str)(value)) if kind in CHOICE else str(value)
+    except (KeyError, IndexError, TypeError, ValueError, OverflowError):
+        text = None
+    if text is not None and repair(kind, spec, text)[0]:
         return
     _forget(key)
 

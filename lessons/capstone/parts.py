@@ -9,6 +9,7 @@ cache and its one-at-a-time slot are in ``lessons.capstone.training``.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -155,12 +156,14 @@ def _seed_input() -> int | None:
     )
     if notice := st.session_state.pop(SEED_NOTICE, None):
         st.warning(t("capstone.lab.seed_range", typed=notice, low=SEEDS[0], high=SEEDS[1]))
-    return seed
+    return seed if seed is None or math.isfinite(seed) else None
 
 
 def _seed_in_range() -> None:
     """A typed seed outside SEEDS is put back in range, and the learner told."""
     typed = st.session_state.get("gpt_seed")
+    if typed is not None and not math.isfinite(typed):  # NaN or infinity, sent over the websocket
+        typed = None
     if typed is None or not SEEDS[0] <= typed <= SEEDS[1]:
         st.session_state["gpt_seed"] = (
             DEFAULT.seed if typed is None else min(SEEDS[1], max(SEEDS[0], int(typed)))

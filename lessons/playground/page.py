@@ -10,6 +10,7 @@ from lesson_core.examples import PRONOUN
 from lesson_core.playground import MAX_ABS, MAX_CHARS, MAX_TOKENS, bad_cells, default_vectors, tokenize
 
 KNOWN = dict(zip(PRONOUN.tokens, PRONOUN.vectors, strict=True))
+MAX_SENTENCES = 20  # sentences whose vectors a session keeps (each: at most MAX_TOKENS x 4 numbers)
 
 
 def main() -> None:
@@ -50,10 +51,16 @@ def vectors_section(tokens: tuple[str, ...]) -> np.ndarray:
     session; returns them, or stops the page and names the cells that are out of range."""
     st.subheader(t("playground.vectors_header"))
     st.caption(t("playground.vectors_help"))
-    saved = st.session_state.setdefault("pg_vectors", {})  # tokens -> the learner's vectors
-    start = saved[tokens] if tokens in saved else default_vectors(tokens, KNOWN, 4)
-    vectors = views.vector_editor(tokens, PRONOUN.axes, start, f"pg_editor_{hash(tokens)}", MAX_ABS)
+    saved = st.session_state.setdefault("pg_vectors", {})  # tokens -> the learner's vectors, newest last
+    start = saved.pop(tokens) if tokens in saved else default_vectors(tokens, KNOWN, 4)
+    key = f"pg_editor_{hash(tokens)}"
+    if not editor_state_fits(key, len(tokens)):
+        st.session_state.pop(key, None)  # back to the last vectors the page accepted
+        st.warning(t("playground.table_changed"))
+    vectors = views.vector_editor(tokens, PRONOUN.axes, start, key, MAX_ABS)
     saved[tokens] = vectors
+    while len(saved) > MAX_SENTENCES:  # the least recently used sentence goes first
+        saved.pop(next(iter(saved)))
     if problems := bad_cells(vectors):
         cells = [
             t("playground.cell", row=r + 1, token=md_escape(tokens[r]), axis=t(f"axis.{PRONOUN.axes[c]}"))
@@ -64,6 +71,32 @@ def vectors_section(tokens: tuple[str, ...]) -> np.ndarray:
         )
         st.stop()
     return vectors
+
+
+def editor_state_fits(key: str, rows: int) -> bool:
+    """Whether the vector table's edits (as any client may send them over the
+    websocket) fit the table: no added or deleted rows (the browser offers
+    neither), only existing rows and number columns, numbers or empty cells.
+    Checked before Streamlit applies them, which costs seconds for many rows."""
+    if key not in st.session_state:
+        return True
+    try:
+        state = st.session_state[key]
+        edited = state.get("edited_rows", {})
+        names = {t(f"axis.{axis}") for axis in PRONOUN.axes}
+        return (
+            not state.get("added_rows")
+            and not state.get("deleted_rows")
+            and all(0 <= int(row) < rows for row in edited)
+            and all(name in names and _is_number(v) for row in edited.values() for name, v in row.items())
+        )
+    except (AttributeError, KeyError, TypeError, ValueError):
+        return False
+
+
+def _is_number(cell: object) -> bool:
+    """An empty cell or a number (the page names any out of range itself)."""
+    return cell is None or (isinstance(cell, int | float) and not isinstance(cell, bool))
 
 
 @st.fragment
