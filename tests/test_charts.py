@@ -117,9 +117,20 @@ def test_heatmap_defaults_keep_labels_flat_with_titles_and_a_legend():
     for y in with_channel(spec, "y"):
         assert "labelLimit" not in y.get("axis", {})
         assert y["title"] == TITLES[1]
-    assert colour_legends(spec) == [{"format": ".0%"}]  # weights 0 … 1 said in %, as the tooltip
+    assert colour_legends(spec)[0]["format"] == ".0%"  # weights 0 … 1 said in %, as the tooltip
     assert "width" not in spec
     assert "format" not in colour_legends(heatmap(diverging=True))[0]  # signed values: as they are
+
+
+def test_heatmap_labels_can_tilt_where_the_columns_are_narrow():
+    for x in with_channel(heatmap(labels=charts.Labels(tilt_below=44)), "x"):
+        narrow = x["axis"]["labelAngle"]["expr"]
+        assert re.fullmatch(r"bandwidth\('x'\) < 44 \? -45 : 0", narrow)
+
+
+def test_sized_heatmaps_tilt_their_column_labels():
+    spec = charts.sized_heatmap_spec(charts.MapTitles(*TITLES, "grey = hidden"), 6)
+    assert all(x["axis"]["labelAngle"] == -45 for x in with_channel(spec, "x"))
 
 
 @pytest.mark.parametrize("angle", [-30, -45, -90])
@@ -440,7 +451,9 @@ def test_sized_heatmap_grows_with_its_rows_and_keeps_its_legend_option():
     assert large["height"] > small["height"]
     assert colour_legends(small)[0]["orient"] == "top"
     assert colour_legends(charts.sized_heatmap_spec(titles, 3, legend=False)) == [None]
-    assert small["title"]["text"] == "grey = hidden"
+    assert small["title"]["text"] == "grey = hidden" and "subtitle" not in small["title"]
+    two = charts.sized_heatmap_spec(charts.MapTitles("K", "Q", "S", "grey = hidden · numbers = scores"), 3)
+    assert (two["title"]["text"], two["title"]["subtitle"]) == ("grey = hidden", ["numbers = scores"])
     assert titles_of(small, "x") == {"Key"} and titles_of(small, "y") == {"Query"}
     assert titles_of(small, "color") == {"Score"}
 
@@ -652,10 +665,27 @@ def test_sized_heatmaps_grow_with_their_rows_past_the_least_height():
 def test_values_above_bars_show_only_where_their_bar_leaves_room(spec):
     (text,) = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["text"]]
     band = "xOffset" if "xOffset" in text["encoding"] else "x"
-    # hidden (opacity 0) when the bars are narrower than "12.3%" in 11 px text
-    shown = text["mark"]["opacity"]["expr"]
-    bound = int(re.fullmatch(rf"bandwidth\('{band}'\) >= (\d+) \? 1 : 0", shown).group(1))
-    assert 26 <= bound <= 40 and text["mark"]["fontSize"] == 11
+    assert text["mark"]["fontSize"] == 11
+    # "12.3%" (5 characters) in 11 px text is about 30 px wide: shown on a 40 px bar, not on a 20 px one
+    assert written(text, "12.3%", {band: 40}) and not written(text, "12.3%", {band: 20})
+    assert written(text, "5%", {band: 20})
+
+
+def written(text_layer: dict, text: str, bandwidths: dict[str, float]) -> bool:
+    """Whether a text layer's opacity condition draws ``text`` at these band widths
+    (the condition evaluated as Vega would, for its one form)."""
+    opacity = text_layer["encoding"]["opacity"]
+    per_char, room, band = re.fullmatch(
+        r"length\(datum\.text\) \* ([\d.]+) \+ (\d+) <= bandwidth\('(\w+)'\)", opacity["condition"]["test"]
+    ).groups()
+    fits = len(text) * float(per_char) + float(room) <= bandwidths[band]
+    return (opacity["condition"]["value"] if fits else opacity["value"]) == 1
+
+
+def test_numbers_in_cells_show_only_where_the_cell_is_wide_enough():
+    text = layers(heatmap())[1]
+    assert written(text, "−0.55", {"x": 40}) and not written(text, "−0.55", {"x": 25})
+    assert written(text, "66", {"x": 25})
 
 
 def test_eight_series_get_eight_colours():

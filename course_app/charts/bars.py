@@ -13,6 +13,7 @@ import pyarrow as pa
 from course_app.charts.base import (
     MASKED_GREY,
     SERIES_COLOURS,
+    fits,
     freeze,
     given,
     headroom,
@@ -21,18 +22,13 @@ from course_app.charts.base import (
     tooltips,
 )
 
-# A value printed above a bar is drawn only where its bar is this wide (pixels):
-# "12.3%" in 11 px text is about 28 px wide, so narrower bars (a phone, many
-# bars side by side) would run their values together ("3.4%1.5%3.4%"); their
-# values stay in the tooltips and the y axis.
-VALUE_ROOM = 30
-
 
 def value_labels(base: alt.Chart, band: str) -> alt.Chart:
-    """The ``text`` of each bar printed above it, where the bars of the band
-    scale ``band`` ("x", or "xOffset" for grouped bars) leave room for it."""
-    shown = {"expr": f"bandwidth('{band}') >= {VALUE_ROOM} ? 1 : 0"}
-    return base.mark_text(dy=-7, fontSize=11, opacity=shown).encode(text="text:N")
+    """The ``text`` of each bar printed above it, where it fits the width of the
+    bars of the band scale ``band`` ("x", or "xOffset" for grouped bars): on a
+    phone, or with many bars side by side, the values would run together
+    ("3.4%1.5%3.4%"); they stay in the tooltips and on the y axis."""
+    return base.mark_text(dy=-7, fontSize=11).encode(text="text:N", opacity=fits(band, 11))
 
 
 def _bar_x(x_title: str, slanted: bool | int) -> alt.X:

@@ -19,6 +19,7 @@ from course_app.charts.base import (
     SEQUENTIAL,
     SERIES_COLOURS,
     expr_or,
+    fits,
     freeze,
     given,
     table,
@@ -68,13 +69,18 @@ class Labels:
     Vega-Lite's default. ``angle`` (degrees, e.g. -45, or a Vega expression such
     as "width < 480 ? -90 : -40") tilts the column labels, ``limit`` caps their
     width in pixels, ``align`` and ``baseline`` anchor them ("left", "middle",
-    ...); ``row_limit`` caps the row labels' width (pixels or an expression)."""
+    ...); ``row_limit`` caps the row labels' width (pixels or an expression).
+    With ``tilt_below`` upright labels (``angle`` 0) tilt by 45° where the
+    columns are narrower than that many pixels (a phone, a half-width column),
+    so that they never run into each other. Only for a map without a
+    ``MapTitles.note``: Vega places a title by the labels' upright size."""
 
     angle: int | str = 0
     limit: int | None = None
     align: str | None = None
     baseline: str | None = None
     row_limit: int | str | None = None
+    tilt_below: int | None = None
 
 
 @dataclass(frozen=True)
@@ -91,17 +97,23 @@ class Cells:
 
 def _columns(titles: MapTitles, labels: Labels) -> alt.X:
     """The columns, labelled on top, every label drawn."""
+    angle, align, baseline = expr_or(labels.angle), given(labels.align), given(labels.baseline)
+    if labels.angle == 0 and labels.tilt_below is not None:
+        narrow = f"bandwidth('x') < {labels.tilt_below}"
+        angle = {"expr": f"{narrow} ? -45 : 0"}
+        align = {"expr": f"{narrow} ? 'left' : 'center'"}
+        baseline = {"expr": f"{narrow} ? 'middle' : 'bottom'"}
     return alt.X(
         "col:N",
         title=titles.x if titles.on_axes else None,
         sort=alt.EncodingSortField("col_i"),
         axis=alt.Axis(
             orient="top",
-            labelAngle=expr_or(labels.angle),
+            labelAngle=angle,
             labelOverlap=False,
             labelLimit=given(labels.limit),
-            labelAlign=given(labels.align),
-            labelBaseline=given(labels.baseline),
+            labelAlign=align,
+            labelBaseline=baseline,
         ),
     )
 
@@ -126,8 +138,8 @@ def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color
     fmt = alt.Undefined if diverging else ".0%"
     if legend == "top":
         key = alt.Legend(orient="top", direction="horizontal", format=fmt)
-    else:
-        key = alt.Legend(format=fmt) if legend else None  # True: Vega-Lite's legend at the right
+    else:  # True: at the right, a little shorter than the map, so its end labels stay inside
+        key = alt.Legend(format=fmt, gradientLength={"expr": "max(60, height - 20)"}) if legend else None
     return alt.condition(
         "datum.masked",
         alt.value(MASKED_GREY),
@@ -151,6 +163,7 @@ def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cel
             y=y,
             text="text:N",
             color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
+            opacity=fits("x", cells.font_size),
             tooltip=tooltip,
         )
     )
@@ -188,13 +201,18 @@ def heatmap_spec(
     x, y = _columns(titles, labels), _rows(titles, labels)
     chart = alt.layer(*_layers(x, y, colour, titles, cells, selectable)).properties(height=height)
     if titles.note:  # an empty title draws nothing, so leave it out
-        chart = chart.properties(
-            title=alt.TitleParams(titles.note, anchor="end", fontSize=11, fontWeight="normal", color="#555")
-        )
+        first, *rest = titles.note.split(" · ")  # a line per part: a phone's map is narrow
+        note = {"anchor": "end", "fontSize": 11, "fontWeight": "normal", "color": "#555"}
+        if rest:
+            note |= {"subtitle": rest, "subtitleFontSize": 11, "subtitleColor": "#555"}
+        chart = chart.properties(title=alt.TitleParams(first, **note))
     if cells.width is not None:
         chart = chart.properties(width=alt.Step(cells.width))
-    if pad_right is not None:
-        chart = chart.properties(padding={"left": 5, "top": 5, "bottom": 5, "right": pad_right})
+    # Room below for the colour scale's last label, which reaches half a line
+    # below the cells (Vega's autosize does not count it).
+    chart = chart.properties(
+        padding={"left": 5, "top": 5, "bottom": 12, "right": 5 if pad_right is None else pad_right}
+    )
     return freeze(chart)
 
 
@@ -211,11 +229,14 @@ def scrolling_heatmap_spec(titles: MapTitles, height: int) -> dict:
 def sized_heatmap_spec(
     titles: MapTitles, n: int, *, diverging: bool = False, legend: bool | str = True
 ) -> dict:
-    """``heatmap_spec`` as tall as ``n`` rows need. ``legend``: False for none
+    """``heatmap_spec`` as tall as ``n`` rows need, column labels tilted (a
+    phone's or a half-width column's cells are narrower than a token). ``legend``: False for none
     (e.g. a 0/1 mask, whose colours say nothing more than its numbers), "top"
     for a colour scale above the map, which keeps a half-width column's room
     for the cells."""
-    return heatmap_spec(titles, max(MIN_MAP_HEIGHT, ROW_HEIGHT * n), diverging=diverging, legend=legend)
+    labels = Labels(angle=-45, align="left", baseline="middle")  # never overlap, in any width
+    height = max(MIN_MAP_HEIGHT, ROW_HEIGHT * n)
+    return heatmap_spec(titles, height, diverging=diverging, legend=legend, labels=labels)
 
 
 def small_heatmap_spec(titles: MapTitles, n: int) -> dict:

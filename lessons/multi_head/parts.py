@@ -227,7 +227,8 @@ def matrix_heatmap(
 ) -> None:
     """A small signed matrix (rows = tokens) with its value in every cell."""
     titles = charts.MapTitles(t(x_key), t("ui.col.token"), t("multi_head.run.value"))
-    spec = charts.heatmap_spec(titles, 28 * len(tokens), diverging=True)
+    labels = charts.Labels(tilt_below=44)  # tilted where the columns are narrow (a phone)
+    spec = charts.heatmap_spec(titles, 28 * len(tokens), diverging=True, labels=labels)
     texts = np.vectorize(lambda x: num(x, 2))(values)
     frame = charts.heatmap_frame(list(tokens), cols, values, texts, diverging=True)
     charts.show(frame, spec, alt)

@@ -28,15 +28,20 @@ from course_app.i18n import LANGS
 # how far any text (axis labels and titles, legends) reaches outside the box;
 # the plot area (the background of Vega-Lite's root group: the marks' frame,
 # axes and legends excluded); the pairs of labels (axis labels and text marks)
-# drawn over each other, tilted ones by their true, turned outline; the titles
+# drawn over each other, tilted ones by their true, turned outline (each as
+# wide as its text and as tall as its font size); the titles
 # (axis, legend, chart) and legend labels not wholly inside the box; the colours
 # that two swatches of one legend share; and the start of its alt text.
 MEASURE = r"""() => {
   // The four corners of a text on screen: its own box through its transform,
   // so that a tilted label is a turned rectangle, not its bounding box.
+  // Its height is the font size (the em box, where the glyphs are), centred
+  // in the line box, which a CJK font makes about 1.45 em tall.
   const corners = t => {
     const b = t.getBBox(), m = t.getScreenCTM();
-    return [[b.x, b.y], [b.x + b.width, b.y], [b.x + b.width, b.y + b.height], [b.x, b.y + b.height]]
+    const em = Math.min(b.height, parseFloat(t.getAttribute('font-size')) || b.height);
+    const top = b.y + (b.height - em) / 2, bottom = top + em;
+    return [[b.x, top], [b.x + b.width, top], [b.x + b.width, bottom], [b.x, bottom]]
       .map(([x, y]) => [m.a * x + m.c * y + m.e, m.b * x + m.d * y + m.f]);
   };
   // Two convex outlines overlap (by more than 1 px) unless some edge's normal separates them.
@@ -116,7 +121,7 @@ MEASURE = r"""() => {
 
 def measure(page, url: str) -> list[dict]:
     """The charts of the page at ``url``, each with its box and drawn width."""
-    open_app(page, url)
+    open_app(page, url, timeout_ms=180_000)  # a busy machine's first run of a page is slow
     page.wait_for_timeout(800)  # let Vega finish drawing
     # Scroll through the page so that charts drawn lazily get their size.
     page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 1e6)")
