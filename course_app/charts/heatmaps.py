@@ -139,7 +139,7 @@ def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color
     if legend == "top":
         key = alt.Legend(orient="top", direction="horizontal", format=fmt)
     else:  # True: at the right, a little shorter than the map, so its end labels stay inside
-        key = alt.Legend(format=fmt, gradientLength={"expr": "max(60, height - 20)"}) if legend else None
+        key = alt.Legend(format=fmt, gradientLength={"expr": "max(60, height - 50)"}) if legend else None
     return alt.condition(
         "datum.masked",
         alt.value(MASKED_GREY),

@@ -174,7 +174,7 @@ def wave_spec(
     line = base.mark_line().encode(strokeDash=dash)
     if not points:
         return freeze(line.properties(height=height))
-    dots = base.transform_filter("datum.whole").mark_point(filled=True, size=30, opacity=1)
+    dots = base.transform_filter("datum.whole").mark_point(filled=True, size=16, opacity=1)
     return freeze(alt.layer(line, dots).properties(height=height))
 
 

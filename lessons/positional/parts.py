@@ -110,7 +110,7 @@ def waves(pe: np.ndarray) -> None:
     names = tuple(t("positional.explore.series", i=i, fn="sin" if i % 2 == 0 else "cos") for i in range(dims))
     frame = charts.wave_frame(n, wavelengths(d), names)  # smooth between positions
     spec = charts.wave_spec(
-        t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 24
+        t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 64
     )
     charts.show(frame, spec, t("positional.explore.waves_alt", n=n, dims=dims))
 
