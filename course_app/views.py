@@ -289,11 +289,11 @@ def weights_map(
     (the current query) is outlined."""
     labels = glossed_labels(tokens)
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
-    height = max(220, 34 * len(labels) + 60, 44 * len(labels) + 110 if len(labels) <= 6 else 0)
+    height = max(160, 32 * len(labels))  # the cells' (labels and legend come on top)
     slanted = long_labels(labels)
     spec = charts.heatmap_spec(
         charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), legend),
-        height + (110 if slanted else 0),
+        height,
         selectable=pick_into is not None,
         labels=charts.Labels(
             # upright on a phone, where ten labels side by side would overlap
@@ -327,7 +327,7 @@ def weights_table(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarra
 
 def compare_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
     """Several weightings of the same tokens side by side."""
-    spec = charts.grouped_bar_spec(t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.series"))
+    spec = charts.grouped_bar_spec(t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.weighting"))
     charts.show(charts.grouped_bar_frame(labels, series, pct), spec, alt_text)
 
 

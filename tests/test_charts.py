@@ -117,8 +117,20 @@ def test_heatmap_defaults_keep_labels_flat_with_titles_and_a_legend():
     for y in with_channel(spec, "y"):
         assert "labelLimit" not in y.get("axis", {})
         assert y["title"] == TITLES[1]
-    assert colour_legends(spec) == ["absent"]
+    assert colour_legends(spec)[0]["format"] == ".0%"  # weights 0 … 1 said in %, as the tooltip
     assert "width" not in spec
+    assert "format" not in colour_legends(heatmap(diverging=True))[0]  # signed values: as they are
+
+
+def test_heatmap_labels_can_tilt_where_the_columns_are_narrow():
+    for x in with_channel(heatmap(labels=charts.Labels(tilt_below=44)), "x"):
+        narrow = x["axis"]["labelAngle"]["expr"]
+        assert re.fullmatch(r"bandwidth\('x'\) < 44 \? -45 : 0", narrow)
+
+
+def test_sized_heatmaps_tilt_their_column_labels():
+    spec = charts.sized_heatmap_spec(charts.MapTitles(*TITLES, "grey = hidden"), 6)
+    assert all(x["axis"]["labelAngle"] == -45 for x in with_channel(spec, "x"))
 
 
 @pytest.mark.parametrize("angle", [-30, -45, -90])
@@ -185,10 +197,25 @@ def test_selectable_heatmap_still_selects_rows_with_options():
 # --- grouped bars and lines --------------------------------------------------------------------
 
 
-def test_grouped_bars_default_labels_flat_with_printed_values():
+def at_width(value, width: int):
+    """A Vega expression of the form "width < N ? a : b" evaluated at a plot ``width``
+    (a plain value as it is)."""
+    if not isinstance(value, dict):
+        return value
+    bound, yes, no = re.fullmatch(r"width < (\d+) \? (.+) : (.+)", value["expr"]).groups()
+    chosen = yes if width < int(bound) else no
+    return chosen.strip("'") if chosen.startswith("'") else float(chosen)
+
+
+def test_grouped_bars_default_labels_flat_on_a_laptop_tilted_on_a_phone_with_printed_values():
     spec = grouped()
-    assert all(x["axis"]["labelAngle"] == 0 for x in with_channel(spec, "x"))
-    assert all("labelLimit" not in x["axis"] for x in with_channel(spec, "x"))
+    for x in with_channel(spec, "x"):
+        angle, align = x["axis"]["labelAngle"], x["axis"]["labelAlign"]
+        assert at_width(angle, 780) == 0 and at_width(align, 780) == "center"
+        # a phone's plot is about 300 px wide: ten labels side by side would overlap
+        assert at_width(angle, 300) < 0 and at_width(align, 300) == "right"
+        assert x["axis"]["labelOverlap"] is False
+    assert all(x["axis"]["labelLimit"] <= 160 for x in with_channel(spec, "x"))
     assert "bar" in mark_types(spec)
     assert "text" in mark_types(spec)
 
@@ -358,7 +385,7 @@ def test_bar_spec_marks_titles_and_masked_bars_grey():
     (colour,) = with_channel(spec, "color")
     assert dict(zip(colour["scale"]["domain"], colour["scale"]["range"], strict=True))["masked"] == "#9e9e9e"
     assert tooltip_titles(spec) == {"Key A", "Weight B"}
-    assert spec["height"] == 240 and charts.bar_spec("a", "b", height=300)["height"] == 300
+    assert spec["height"] >= 120 and charts.bar_spec("a", "b", height=300)["height"] == 300
 
 
 def test_grouped_bar_spec_offsets_the_series_and_titles_every_part():
@@ -378,12 +405,14 @@ def test_dense_grouped_bars_are_bars_only_and_tilt_when_slanted(slanted):
     assert mark_types(spec) == ["bar"]
     assert titles_of(spec, "y") == {"Chance"} and titles_of(spec, "color") == {"Who"}
     (x,) = with_channel(spec, "x")
-    assert (x["axis"]["labelAngle"] != 0) is slanted
+    assert (at_width(x["axis"]["labelAngle"], 780) != 0) is slanted
+    assert at_width(x["axis"]["labelAngle"], 300) != 0  # always tilted on a phone
 
 
-def test_dense_grouped_bars_are_taller_when_slanted():
+def test_dense_grouped_bars_keep_their_plot_height_when_slanted():
+    # the tilted labels are added below the plot, not taken from it
     tall, flat = (charts.dense_grouped_bar_spec("Token", "Chance", "Who", k)["height"] for k in (True, False))
-    assert tall > flat  # the tilted labels need room below the bars
+    assert tall == flat >= 120
 
 
 def test_heatmap_marks_encodings_and_masked_cells_grey():
@@ -422,7 +451,9 @@ def test_sized_heatmap_grows_with_its_rows_and_keeps_its_legend_option():
     assert large["height"] > small["height"]
     assert colour_legends(small)[0]["orient"] == "top"
     assert colour_legends(charts.sized_heatmap_spec(titles, 3, legend=False)) == [None]
-    assert small["title"]["text"] == "grey = hidden"
+    assert small["title"]["text"] == "grey = hidden" and "subtitle" not in small["title"]
+    two = charts.sized_heatmap_spec(charts.MapTitles("K", "Q", "S", "grey = hidden · numbers = scores"), 3)
+    assert (two["title"]["text"], two["title"]["subtitle"]) == ("grey = hidden", ["numbers = scores"])
     assert titles_of(small, "x") == {"Key"} and titles_of(small, "y") == {"Query"}
     assert titles_of(small, "color") == {"Score"}
 
@@ -596,3 +627,117 @@ def test_table_writes_numbers_mixed_into_text_as_text():
     assert table.column("label").to_pylist() == ["a", "1", "2.5"]
     numbers = charts.table({"n": [1, 2, 3]})
     assert str(numbers.schema.field("n").type) == "int64"
+
+
+# --- sized for what they show (plot height, value labels, colours, swatches, waves) ------------
+
+EVERY_BUILDER = [
+    *BUILDERS,
+    lambda: charts.count_line_spec("Step", "Loss", "Run"),
+    lambda: charts.log_line_spec("d_k", "Spread", "Series", ("a", "b", "you"), (1.0, 10.0)),
+    lambda: charts.wave_spec("Position", "Value", "Dim", ("d0", "d1"), True),
+    lambda: charts.wave_spec("Position", "Value", "Dim", ("d0", "d1"), False),
+    lambda: charts.matrix_spec("Dimension", "Position", "Value"),
+    lambda: charts.dense_grouped_bar_spec("Token", "Chance", "Who", True),
+    lambda: charts.sized_heatmap_spec(charts.MapTitles(*TITLES), 1),
+    lambda: charts.small_heatmap_spec(charts.MapTitles(*TITLES), 1),
+    lambda: charts.scrolling_heatmap_spec(charts.MapTitles(*TITLES), 140),
+]
+
+
+@pytest.mark.parametrize("build", EVERY_BUILDER)
+def test_the_height_is_the_plot_areas_and_a_laptops_chart_gets_120_px(build):
+    spec = build()
+    # "fit-x": the width fits the page, the height is the plot's own, with the
+    # axes and legends added (Streamlit's default "fit" squeezes them into it)
+    assert spec["autosize"] == {"type": "fit-x", "contains": "padding"}
+    assert spec["height"] >= 120
+
+
+def test_sized_heatmaps_grow_with_their_rows_past_the_least_height():
+    titles = charts.MapTitles(*TITLES)
+    for build in (charts.sized_heatmap_spec, charts.small_heatmap_spec):
+        assert build(titles, 1)["height"] == build(titles, 2)["height"] >= 120
+        assert build(titles, 12)["height"] > build(titles, 6)["height"] > build(titles, 2)["height"]
+
+
+@pytest.mark.parametrize("spec", [charts.bar_spec("a", "b"), grouped()])
+def test_values_above_bars_show_only_where_their_bar_leaves_room(spec):
+    (text,) = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["text"]]
+    band = "xOffset" if "xOffset" in text["encoding"] else "x"
+    assert text["mark"]["fontSize"] == 11
+    # "12.3%" (5 characters) in 11 px text is about 30 px wide: shown on a 40 px bar, not on a 20 px one
+    assert written(text, "12.3%", {band: 40}) and not written(text, "12.3%", {band: 20})
+    assert written(text, "5%", {band: 20})
+
+
+def written(text_layer: dict, text: str, bandwidths: dict[str, float]) -> bool:
+    """Whether a text layer's opacity condition draws ``text`` at these band widths
+    (the condition evaluated as Vega would, for its one form)."""
+    opacity = text_layer["encoding"]["opacity"]
+    per_char, room, band = re.fullmatch(
+        r"length\(datum\.text\) \* ([\d.]+) \+ (\d+) <= bandwidth\('(\w+)'\)", opacity["condition"]["test"]
+    ).groups()
+    fits = len(text) * float(per_char) + float(room) <= bandwidths[band]
+    return (opacity["condition"]["value"] if fits else opacity["value"]) == 1
+
+
+def test_numbers_in_cells_show_only_where_the_cell_is_wide_enough():
+    text = layers(heatmap())[1]
+    assert written(text, "−0.55", {"x": 40}) and not written(text, "−0.55", {"x": 25})
+    assert written(text, "66", {"x": 25})
+
+
+def test_eight_series_get_eight_colours():
+    (bar, *_) = layers(grouped())
+    colours = bar["encoding"]["color"]["scale"]["range"]
+    assert len(set(colour.lower() for colour in colours)) == len(colours) >= 8
+    assert colours[:3] == charts.SERIES_COLOURS  # the usual three come first
+
+
+@pytest.mark.parametrize(
+    ("spec", "symbol"),
+    [
+        (grouped(), "square"),
+        (charts.line_spec("x", "y", "s"), "stroke"),
+        (charts.wave_spec("x", "y", "s", ("a", "b"), True), "stroke"),
+        (charts.log_line_spec("x", "y", "s", ("a", "you"), (1.0, 10.0)), "circle"),
+    ],
+)
+def test_series_swatches_are_plain_solid_shapes(spec, symbol):
+    for legend in _legends(spec):
+        assert legend["symbolType"] == symbol
+        assert legend["symbolDash"] == [1, 0]  # a dashed circle reads as a gear
+
+
+def test_weights_tooltip_says_the_weight_in_percent():
+    weights = np.array([[0.66, 0.34], [0.5, 0.5]])
+    allowed = np.array([[True, False], [True, True]])
+    frame = sent(charts.weights_frame(["a", "b"], ["x", "y"], weights, allowed))
+    assert frame["text"].tolist() == ["66", "—", "50", "50"]  # in the cell: the number only
+    assert frame["tip"].tolist() == ["66.0%", "—", "50.0%", "50.0%"]
+    (tip,) = [t for t in layers(heatmap())[0]["encoding"]["tooltip"] if t["title"] == TITLES[2]]
+    assert tip["field"] == "tip"
+
+
+def test_waves_are_sampled_between_positions_and_mark_the_whole_ones():
+    from lesson_core.positional import sinusoidal_encoding, wavelengths
+
+    names = ("d0", "d1", "d2", "d3")
+    frame = sent(charts.wave_frame(5, wavelengths(4), names, per_position=4))
+    assert frame["x"].tolist() == [k / 4 for k in range(17)]  # 0, 0.25, … 4
+    whole = frame[frame["whole"]]
+    assert whole["x"].tolist() == [0, 1, 2, 3, 4]
+    # at whole positions: the encoding itself
+    np.testing.assert_allclose(whole[list(names)].to_numpy(), sinusoidal_encoding(5, 4), atol=1e-6)
+    # between them, by hand: λ = 2π for d0, d1 and 2π·100 for d2, d3 (d_model 4)
+    half = frame[frame["x"] == 1.5].iloc[0]
+    expected = [np.sin(1.5), np.cos(1.5), np.sin(0.015), np.cos(0.015)]
+    np.testing.assert_allclose(half[list(names)].to_numpy(dtype=float), expected, atol=1e-6)
+
+
+def test_wave_dots_mark_only_the_whole_positions():
+    spec = charts.wave_spec("Position", "Value", "Dim", ("d0", "d1"), True)
+    assert mark_types(spec) == ["line", "point"]
+    assert layers(spec)[1]["transform"][-1] == {"filter": "datum.whole"}
+    assert mark_types(charts.wave_spec("Position", "Value", "Dim", ("d0", "d1"), False)) == ["line"]

@@ -92,10 +92,12 @@ def test_explorer_charts_at_the_defaults(lang):
         assert widget.help and "{" not in widget.help and "{" not in widget.label
     assert "2" in at.slider(key="pe_n").help and "256" in at.slider(key="pe_n").help
     waves, matrix, similarity = charts(at)
-    assert waves.shape == (50, 1 + 4) and len(matrix) == 50 * 16 and len(similarity) == 50 * 50
+    # the waves: 8 samples per position (smooth curves), the whole positions marked
+    assert waves.shape == (49 * 8 + 1, 2 + 4) and len(matrix) == 50 * 16 and len(similarity) == 50 * 50
     expected = pe(50, 16)
-    assert list(waves["x"]) == list(range(50))
-    np.testing.assert_allclose(waves.iloc[:, 1:].to_numpy(), expected[:, :4], atol=1e-12)
+    whole = waves[waves["whole"]]
+    assert list(whole["x"]) == list(range(50))
+    np.testing.assert_allclose(whole.iloc[:, 2:].to_numpy(), expected[:, :4], atol=1e-6)
     grid = matrix.pivot(index="row", columns="col", values="value").to_numpy()
     np.testing.assert_allclose(grid, expected, atol=1e-6)
     sim = similarity.pivot(index="row", columns="col", values="value").to_numpy()
@@ -114,7 +116,8 @@ def test_widgets_at_their_extremes(lang, n, d):
     assert not at.error
     waves, matrix, similarity = charts(at)
     assert len(matrix) == n * d and len(similarity) == n * n
-    assert waves.shape == (n, 1 + min(4, d))
+    assert waves.shape == ((n - 1) * 8 + 1, 2 + min(4, d)) and waves["whole"].sum() == n
+    assert waves.iloc[:, 2:].abs().to_numpy().max() <= 1.0 + 1e-6
     assert matrix["value"].abs().max() <= 1.0 + 1e-6
 
 

@@ -16,7 +16,7 @@ the only place that imports Altair.
 - ``base``: colours, chart data (``table``), ``show``, ``freeze``, the series legend;
 - ``bars``: bars and grouped bars;
 - ``heatmaps``: labelled heatmaps, the dark-text rule, the numeric matrix;
-- ``lines``: line charts, logarithmic lines, waves.
+- ``lines``: line charts, logarithmic lines, waves sampled between positions.
 """
 
 from course_app.charts.bars import (
@@ -42,6 +42,7 @@ from course_app.charts.base import (
 from course_app.charts.heatmaps import (
     DARK_TEXT_FROM,
     LAST_LABEL_ROOM,
+    SCROLLING_MAP_ROOM,
     Cells,
     Labels,
     MapTitles,
@@ -56,7 +57,14 @@ from course_app.charts.heatmaps import (
     small_heatmap_spec,
     weights_frame,
 )
-from course_app.charts.lines import count_line_spec, line_frame, line_spec, log_line_spec, wave_spec
+from course_app.charts.lines import (
+    count_line_spec,
+    line_frame,
+    line_spec,
+    log_line_spec,
+    wave_frame,
+    wave_spec,
+)
 
 __all__ = [
     "CHOSEN_COLOUR",
@@ -65,6 +73,7 @@ __all__ = [
     "LAST_LABEL_ROOM",
     "LEGEND_LIMIT",
     "MASKED_GREY",
+    "SCROLLING_MAP_ROOM",
     "SEQUENTIAL",
     "SERIES_COLOURS",
     "WAVE_COLOURS",
@@ -93,6 +102,7 @@ __all__ = [
     "sized_heatmap_spec",
     "small_heatmap_spec",
     "table",
+    "wave_frame",
     "wave_spec",
     "weights_frame",
 ]

@@ -13,6 +13,7 @@ import pyarrow as pa
 from course_app.charts.base import (
     MASKED_GREY,
     SERIES_COLOURS,
+    fits,
     freeze,
     given,
     headroom,
@@ -22,15 +23,37 @@ from course_app.charts.base import (
 )
 
 
+def value_labels(base: alt.Chart, band: str) -> alt.Chart:
+    """The ``text`` of each bar printed above it, where it fits the width of the
+    bars of the band scale ``band`` ("x", or "xOffset" for grouped bars): on a
+    phone, or with many bars side by side, the values would run together
+    ("3.4%1.5%3.4%"); they stay in the tooltips and on the y axis."""
+    return base.mark_text(dy=-7, fontSize=11).encode(text="text:N", opacity=fits(band, 11))
+
+
+def _bar_x(x_title: str, slanted: bool | int) -> alt.X:
+    """The labels along x: tilted (all drawn) when ``slanted`` or on a phone,
+    where ten labels side by side would run together; upright on a laptop."""
+    angle = -35 if slanted is True else int(slanted) or 0
+    axis = alt.Axis(
+        labelAngle=angle if angle else {"expr": "width < 480 ? -45 : 0"},
+        labelAlign="right" if angle else {"expr": "width < 480 ? 'right' : 'center'"},
+        labelBaseline="middle" if angle else {"expr": "width < 480 ? 'middle' : 'top'"},
+        labelOverlap=False,
+        labelLimit=160,
+    )
+    return alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
+
+
 @functools.lru_cache(maxsize=64)
 def bar_spec(
-    x_title: str, y_title: str, height: int = 240, percent: bool = True, slanted: bool = False
+    x_title: str, y_title: str, height: int = 180, percent: bool = True, slanted: bool = False
 ) -> dict:
     """Bars of ``value`` per ``label`` (in ``order``), the value printed above
-    each bar, ``highlight`` rows in orange; ``slanted`` tilts long labels so
-    none is dropped. Frame: ``bar_frame``."""
-    axis = alt.Axis(labelAngle=-35 if slanted else 0, labelOverlap=False, labelLimit=160)
-    x = alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
+    each bar where it fits, ``highlight`` rows in orange; ``slanted`` tilts long
+    labels so none is dropped (on a phone they are always tilted). ``height``
+    is the plot's. Frame: ``bar_frame``."""
+    x = _bar_x(x_title, slanted)
     y = alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%" if percent else ".2f"))
     base = alt.Chart().encode(x=x, y=y, tooltip=tooltips(("label:N", x_title), ("text:N", y_title)))
     bars = base.mark_bar().encode(
@@ -42,8 +65,7 @@ def bar_spec(
             legend=None,
         )
     )
-    text = base.mark_text(dy=-7, fontSize=12).encode(text="text:N")
-    return freeze(alt.layer(bars, text, headroom(x, y_title)).properties(height=height))
+    return freeze(alt.layer(bars, value_labels(base, "x"), headroom(x, y_title)).properties(height=height))
 
 
 def bar_frame(
@@ -71,12 +93,11 @@ def bar_frame(
 
 
 def _grouped_x(x_title: str, label_angle: int, label_limit: int | None) -> alt.X:
-    """The labels along x; tilted ones are all drawn (no overlap thinning)."""
-    axis = alt.Axis(
-        labelAngle=label_angle,
-        labelOverlap=False if label_angle else alt.Undefined,
-        labelLimit=given(label_limit),
-    )
+    """The labels along x; tilted ones are all drawn (no overlap thinning), and
+    upright ones are tilted on a phone."""
+    if not label_angle:
+        return _bar_x(x_title, False)
+    axis = alt.Axis(labelAngle=label_angle, labelOverlap=False, labelLimit=given(label_limit))
     return alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
 
 
@@ -85,7 +106,7 @@ def grouped_bar_spec(
     x_title: str,
     y_title: str,
     series_title: str,
-    height: int = 240,
+    height: int = 180,
     *,
     label_angle: int = 0,
     label_limit: int | None = None,
@@ -97,7 +118,8 @@ def grouped_bar_spec(
     ``label_angle`` (degrees, e.g. -40) tilts the x labels and then draws every
     one of them (no overlap thinning); ``label_limit`` caps a label's width in
     pixels (Vega-Lite's default otherwise). ``values=False`` draws the bars only:
-    no value printed above them, and no room kept for it."""
+    no value printed above them, and no room kept for it; otherwise a value is
+    printed where its bar leaves room for it. ``height`` is the plot's."""
     x = _grouped_x(x_title, label_angle, label_limit)
     base = alt.Chart().encode(
         x=x,
@@ -105,11 +127,10 @@ def grouped_bar_spec(
         y=alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%")),
         tooltip=tooltips(("label:N", x_title), ("series:N", series_title), ("text:N", y_title)),
     )
-    bars = base.mark_bar().encode(color=series_colour(series_title))
+    bars = base.mark_bar().encode(color=series_colour(series_title, "square"))
     if not values:
         return freeze(alt.layer(bars).properties(height=height))
-    # On a phone two values side by side would overlap at 11 px: smaller there.
-    text = base.mark_text(dy=-7, fontSize={"expr": "width < 480 ? 8 : 11"}).encode(text="text:N")
+    text = value_labels(base, "xOffset")
     return freeze(alt.layer(bars, text, headroom(x, y_title)).properties(height=height))
 
 
@@ -117,13 +138,13 @@ def dense_grouped_bar_spec(x_title: str, y_title: str, series_title: str, slante
     """Grouped bars only, for three or more bars per label: they leave no room for
     printed values (a lesson puts them in the tooltips and in the text), so the
     y axis shows the percentages; ``slanted`` tilts the labels (many or long
-    ones), and the whole chart, labels included, fits its height. Frame:
+    ones), below the plot. Frame:
     ``grouped_bar_frame``."""
     return grouped_bar_spec(
         x_title,
         y_title,
         series_title,
-        height=440 if slanted else 320,
+        height=220,
         label_angle=-40 if slanted else 0,
         label_limit=160 if slanted else None,
         values=False,

@@ -18,6 +18,9 @@ SEQUENTIAL = "blues"
 DIVERGING = "blueorange"
 MASKED_GREY = "#9e9e9e"  # darker than the lightest blue, so it differs in lightness too
 SERIES_COLOURS = ["#1f77b4", "#ff7f0e", "#7f7f7f"]  # blue / orange / grey
+# Series past the third (e.g. four query heads) continue with Okabe–Ito colours
+# unlike these three, so that no two series of a chart share a colour.
+MORE_SERIES_COLOURS = ["#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"]
 CHOSEN_COLOUR = "#1b1f24"  # the point that marks the learner's choice on a line chart
 WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colour-blind safe
 
@@ -26,6 +29,12 @@ WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colo
 # and a laptop's chart loses nothing by it. Labels and title longer than the
 # limit end in "…" (the full name is in the tooltip).
 LEGEND_LIMIT = 300
+
+# Vega-Lite's autosize for every spec: the width fits the page's column, and
+# the spec's ``height`` is the plot area's own, with the axes, titles and
+# legends added to it (Streamlit's default, "fit", would squeeze the plot into
+# that height, legend and all).
+AUTOSIZE = {"type": "fit-x", "contains": "padding"}
 
 
 def table(columns: Mapping[str, Sequence[Any] | np.ndarray]) -> pa.Table:
@@ -54,40 +63,51 @@ def freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
     """The chart, built without data, as a Vega-Lite dict without data, ready to
     be cached and passed to ``show`` with each rerun's frame.
 
-    Altair gives a data-less chart a placeholder dataset, which would show up as
-    an "undefined" category; this drops it (``datasets``, and ``data`` at the
-    top level and in every layer). Every spec builder of this package ends with
+    Its ``height`` is the plot area's (``AUTOSIZE``). Altair gives a data-less
+    chart a placeholder dataset, which would show up as an "undefined"
+    category; this drops it (``datasets``, and ``data`` at the top level and in
+    every layer). Every spec builder of this package ends with
     it and is cached (``functools.lru_cache``): treat the dict as read-only,
     since every caller gets the same object."""
     spec = chart.to_dict()
     spec.pop("datasets", None)
     for part in [spec, *spec.get("layer", [])]:
         part.pop("data", None)
+    spec["autosize"] = AUTOSIZE
     return spec
 
 
-def series_legend(**options: Any) -> alt.Legend:
+def series_legend(symbol: str = "stroke", **options: Any) -> alt.Legend:
     """The legend of a chart's series (lines or grouped bars): below the plot,
     one entry per line, labels and title cut at ``LEGEND_LIMIT`` pixels so that
-    it fits a phone's width."""
+    it fits a phone's width. Each swatch is an ordinary ``symbol``: "stroke" (a
+    short line, solid: a dashed circle would read as a gear), "square" (a bar)
+    or "circle" (a point), filled in the series' colour."""
+    filled = symbol != "stroke"
     return alt.Legend(
         orient="bottom",
         direction="vertical",
         labelLimit=LEGEND_LIMIT,
         titleLimit=LEGEND_LIMIT,
+        symbolType=symbol,
+        symbolDash=[1, 0],
+        symbolStrokeWidth=3 if symbol == "stroke" else 0,
+        symbolOpacity=1,
+        symbolFillColor=alt.Undefined if filled else "transparent",
         **options,
     )
 
 
-def series_colour(series_title: str) -> alt.Color:
-    """The colour of each ``series`` (in ``series_order``), colour-blind-safe,
-    with its legend below the plot."""
+def series_colour(series_title: str, symbol: str = "stroke") -> alt.Color:
+    """The colour of each ``series`` (in ``series_order``), colour-blind-safe
+    and one of its own for up to eight series, with its legend below the plot
+    (swatches: ``symbol``, see ``series_legend``)."""
     return alt.Color(
         "series:N",
         title=series_title,
         sort=alt.EncodingSortField("series_order", op="min"),
-        scale=alt.Scale(range=SERIES_COLOURS),
-        legend=series_legend(),
+        scale=alt.Scale(range=[*SERIES_COLOURS, *MORE_SERIES_COLOURS]),
+        legend=series_legend(symbol),
     )
 
 
@@ -97,6 +117,16 @@ def tooltips(*fields: tuple[str, str] | tuple[str, str, str]) -> list[alt.Toolti
         alt.Tooltip(field, title=title) if not fmt else alt.Tooltip(field, title=title, format=fmt[0])
         for field, title, *fmt in fields
     ]
+
+
+def fits(band: str, font_size: int) -> Any:
+    """The opacity of a value written on a bar or in a cell: drawn only where
+    its text fits the width of the band scale ``band`` ("x", or "xOffset" for
+    grouped bars), else left to the tooltip, so that neighbours never run
+    together ("3.4%1.5%3.4%"). A character is taken as 0.6 of the font size
+    wide (digits, "%", "." and "−" are narrower or about that)."""
+    wide = f"length(datum.text) * {0.6 * font_size:g} + 2 <= bandwidth('{band}')"
+    return alt.condition(wide, alt.value(1), alt.value(0))
 
 
 def given(value: Any) -> Any:

@@ -19,6 +19,7 @@ from course_app.charts.base import (
     SEQUENTIAL,
     SERIES_COLOURS,
     expr_or,
+    fits,
     freeze,
     given,
     table,
@@ -35,6 +36,17 @@ DARK_TEXT_FROM = 0.75
 # Room at the right of a wide map for its last column's tilted label: at most
 # 150 px long at 40°, it reaches 150 · cos 40° ≈ 115 px right.
 LAST_LABEL_ROOM = 120
+
+# The height of a row of a heatmap sized by its rows (``sized_heatmap_spec``),
+# and the least height of such a map (a laptop's chart needs 120 px of plot).
+ROW_HEIGHT = 36
+MIN_MAP_HEIGHT = 140
+
+# What a scrolling map (``scrolling_heatmap_spec``) draws above and below its
+# cells: the colour legend and the tilted column labels on top (at most 150 px
+# at 40°: 97 px high), the axis title and padding. A box that scrolls it
+# sideways is its plot height plus this.
+SCROLLING_MAP_ROOM = 200
 
 
 @dataclass(frozen=True)
@@ -57,13 +69,18 @@ class Labels:
     Vega-Lite's default. ``angle`` (degrees, e.g. -45, or a Vega expression such
     as "width < 480 ? -90 : -40") tilts the column labels, ``limit`` caps their
     width in pixels, ``align`` and ``baseline`` anchor them ("left", "middle",
-    ...); ``row_limit`` caps the row labels' width (pixels or an expression)."""
+    ...); ``row_limit`` caps the row labels' width (pixels or an expression).
+    With ``tilt_below`` upright labels (``angle`` 0) tilt by 45° where the
+    columns are narrower than that many pixels (a phone, a half-width column),
+    so that they never run into each other. Only for a map without a
+    ``MapTitles.note``: Vega places a title by the labels' upright size."""
 
     angle: int | str = 0
     limit: int | None = None
     align: str | None = None
     baseline: str | None = None
     row_limit: int | str | None = None
+    tilt_below: int | None = None
 
 
 @dataclass(frozen=True)
@@ -80,17 +97,23 @@ class Cells:
 
 def _columns(titles: MapTitles, labels: Labels) -> alt.X:
     """The columns, labelled on top, every label drawn."""
+    angle, align, baseline = expr_or(labels.angle), given(labels.align), given(labels.baseline)
+    if labels.angle == 0 and labels.tilt_below is not None:
+        narrow = f"bandwidth('x') < {labels.tilt_below}"
+        angle = {"expr": f"{narrow} ? -45 : 0"}
+        align = {"expr": f"{narrow} ? 'left' : 'center'"}
+        baseline = {"expr": f"{narrow} ? 'middle' : 'bottom'"}
     return alt.X(
         "col:N",
         title=titles.x if titles.on_axes else None,
         sort=alt.EncodingSortField("col_i"),
         axis=alt.Axis(
             orient="top",
-            labelAngle=expr_or(labels.angle),
+            labelAngle=angle,
             labelOverlap=False,
             labelLimit=given(labels.limit),
-            labelAlign=given(labels.align),
-            labelBaseline=given(labels.baseline),
+            labelAlign=align,
+            labelBaseline=baseline,
         ),
     )
 
@@ -104,17 +127,19 @@ def _rows(titles: MapTitles, labels: Labels) -> alt.Y:
 
 
 def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color:
-    """Masked cells grey, the others by value: ``blues`` on 0 … 1, or the diverging
-    scale centred on 0; the colour legend at the right, on top or none."""
+    """Masked cells grey, the others by value: ``blues`` on 0 … 1 (a share: its
+    legend in %), or the diverging scale centred on 0; the colour legend at the
+    right, on top or none."""
     if legend not in (True, False, "top"):
         raise ValueError(f'legend must be True, False or "top", not {legend!r}')
     scale = (
         alt.Scale(scheme=DIVERGING, domainMid=0) if diverging else alt.Scale(scheme=SEQUENTIAL, domain=[0, 1])
     )
+    fmt = alt.Undefined if diverging else ".0%"
     if legend == "top":
-        key = alt.Legend(orient="top", direction="horizontal")
-    else:
-        key = alt.Undefined if legend else None  # True: Vega-Lite's legend at the right
+        key = alt.Legend(orient="top", direction="horizontal", format=fmt)
+    else:  # True: at the right, a little shorter than the map, so its end labels stay inside
+        key = alt.Legend(format=fmt, gradientLength={"expr": "max(60, height - 50)"}) if legend else None
     return alt.condition(
         "datum.masked",
         alt.value(MASKED_GREY),
@@ -124,7 +149,7 @@ def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color
 
 def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cells, selectable: bool) -> list:
     """The cells, their text (white on dark cells) and the chosen row's frame."""
-    tooltip = tooltips(("row:N", titles.y), ("col:N", titles.x), ("text:N", titles.colour))
+    tooltip = tooltips(("row:N", titles.y), ("col:N", titles.x), ("tip:N", titles.colour))
     rects = (
         alt.Chart().mark_rect(stroke="white", strokeWidth=1).encode(x=x, y=y, color=colour, tooltip=tooltip)
     )
@@ -138,6 +163,7 @@ def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cel
             y=y,
             text="text:N",
             color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
+            opacity=fits("x", cells.font_size),
             tooltip=tooltip,
         )
     )
@@ -165,22 +191,28 @@ def heatmap_spec(
     pad_right: int | None = None,
 ) -> dict:
     """A heatmap with the value written in every cell; masked cells grey, and
-    ``titles.note`` above the map. Frame: ``heatmap_frame`` (with the same
-    ``diverging``). With ``selectable`` a click on a cell selects its row
-    (selection "pick", field ``row_i``). ``legend`` is True (the colour scale at
-    the right), False (none) or "top" (above the map, horizontal); ``pad_right``
-    keeps that many pixels free at the right, for the last tilted column label."""
+    ``titles.note`` above the map; ``height`` is the plot's (the cells').
+    Frame: ``heatmap_frame`` (with the same ``diverging``). With
+    ``selectable`` a click on a cell selects its row (selection "pick", field
+    ``row_i``). ``legend`` is True (the colour scale at the right), False
+    (none) or "top" (above the map, horizontal); ``pad_right`` keeps that many
+    pixels free at the right, for the last tilted column label."""
     colour = _colour(titles, diverging, legend)
     x, y = _columns(titles, labels), _rows(titles, labels)
     chart = alt.layer(*_layers(x, y, colour, titles, cells, selectable)).properties(height=height)
     if titles.note:  # an empty title draws nothing, so leave it out
-        chart = chart.properties(
-            title=alt.TitleParams(titles.note, anchor="end", fontSize=11, fontWeight="normal", color="#555")
-        )
+        first, *rest = titles.note.split(" · ")  # a line per part: a phone's map is narrow
+        note = {"anchor": "end", "fontSize": 11, "fontWeight": "normal", "color": "#555"}
+        if rest:
+            note |= {"subtitle": rest, "subtitleFontSize": 11, "subtitleColor": "#555"}
+        chart = chart.properties(title=alt.TitleParams(first, **note))
     if cells.width is not None:
         chart = chart.properties(width=alt.Step(cells.width))
-    if pad_right is not None:
-        chart = chart.properties(padding={"left": 5, "top": 5, "bottom": 5, "right": pad_right})
+    # Room below for the colour scale's last label, which reaches half a line
+    # below the cells (Vega's autosize does not count it).
+    chart = chart.properties(
+        padding={"left": 5, "top": 5, "bottom": 12, "right": 5 if pad_right is None else pad_right}
+    )
     return freeze(chart)
 
 
@@ -197,12 +229,14 @@ def scrolling_heatmap_spec(titles: MapTitles, height: int) -> dict:
 def sized_heatmap_spec(
     titles: MapTitles, n: int, *, diverging: bool = False, legend: bool | str = True
 ) -> dict:
-    """``heatmap_spec`` as tall as ``n`` rows need. ``legend``: False for none
+    """``heatmap_spec`` as tall as ``n`` rows need, column labels tilted (a
+    phone's or a half-width column's cells are narrower than a token). ``legend``: False for none
     (e.g. a 0/1 mask, whose colours say nothing more than its numbers), "top"
     for a colour scale above the map, which keeps a half-width column's room
     for the cells."""
-    height = 44 * n + (150 if legend == "top" else 110)
-    return heatmap_spec(titles, height, diverging=diverging, legend=legend)
+    labels = Labels(angle=-45, align="left", baseline="middle")  # never overlap, in any width
+    height = max(MIN_MAP_HEIGHT, ROW_HEIGHT * n)
+    return heatmap_spec(titles, height, diverging=diverging, legend=legend, labels=labels)
 
 
 def small_heatmap_spec(titles: MapTitles, n: int) -> dict:
@@ -211,7 +245,9 @@ def small_heatmap_spec(titles: MapTitles, n: int) -> dict:
     column labels, smaller text."""
     labels = Labels(angle=-50, limit=90)
     untitled = MapTitles(titles.x, titles.y, titles.colour, titles.note, on_axes=False)
-    return heatmap_spec(untitled, 26 * n + 70, labels=labels, cells=Cells(font_size=10), legend=False)
+    return heatmap_spec(
+        untitled, max(MIN_MAP_HEIGHT, 26 * n), labels=labels, cells=Cells(font_size=10), legend=False
+    )
 
 
 def dark_cells(values: np.ndarray, diverging: bool = False) -> np.ndarray:
@@ -240,13 +276,15 @@ def heatmap_frame(
     chosen_row: int | None = None,
     *,
     diverging: bool = False,
+    tips: np.ndarray | None = None,
 ) -> pa.Table:
     """Long form of an [n_rows, n_cols] matrix: one line per cell.
 
     ``texts`` holds the label of every cell; ``masked`` cells are drawn grey
     (give them any finite ``value``; they count as 0); ``dark_cells`` get white
     text (``diverging`` as in the spec); the cells of ``chosen_row`` are marked
-    ``chosen`` (outlined by ``Cells(outline_chosen=True)``)."""
+    ``chosen`` (outlined by ``Cells(outline_chosen=True)``). ``tips`` are the
+    values as the tooltip says them (``texts`` without)."""
     values = np.asarray(values, dtype=float)
     n_r, n_c = values.shape
     masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
@@ -259,6 +297,7 @@ def heatmap_frame(
             "col_i": np.tile(np.arange(n_c), n_r),
             "value": shown.ravel(),
             "text": np.asarray(texts, dtype=object).ravel(),
+            "tip": np.asarray(texts if tips is None else tips, dtype=object).ravel(),
             "masked": masked.ravel(),
             "dark": (dark_cells(shown, diverging) & ~masked).ravel(),
             "chosen": np.repeat(np.arange(n_r) == chosen_row, n_c),
@@ -275,11 +314,13 @@ def weights_frame(
 ) -> pa.Table:
     """A heatmap frame for attention weights: each cell labelled with its weight
     in percent (the number only, so that it fits a phone-width cell), cells the
-    mask blocks labelled "—" and drawn grey, ``chosen_row`` marked."""
+    mask blocks labelled "—" and drawn grey, ``chosen_row`` marked; the
+    tooltip says the weight with its % sign (e.g. "66.0%")."""
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
     texts = np.where(blocked, "—", np.char.mod("%.0f", 100 * weights))
-    return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row)
+    tips = np.where(blocked, "—", np.char.mod("%.1f%%", 100 * weights))  # beside a legend in %
+    return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row, tips=tips)
 
 
 def row_picker(chart_key: str, target_key: str) -> Callable[[], None]:

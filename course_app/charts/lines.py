@@ -38,7 +38,7 @@ def line_spec(
     series_title: str,
     log_x: bool = False,
     log_y: bool = False,
-    height: int = 280,
+    height: int = 200,
     points: bool = True,
     *,
     x_domain: tuple[float, float] | None = None,
@@ -85,7 +85,7 @@ def line_frame(
 
 
 @functools.lru_cache(maxsize=32)
-def count_line_spec(x_title: str, y_title: str, series_title: str, height: int = 280) -> dict:
+def count_line_spec(x_title: str, y_title: str, series_title: str, height: int = 200) -> dict:
     """``line_spec`` for an x axis that counts something (tokens, steps): ticks
     on whole numbers only, never 1.2 or 1.4. Frame: ``line_frame``."""
     base = line_spec(x_title, y_title, series_title, height=height)
@@ -109,7 +109,7 @@ def log_line_spec(
     names: tuple[str, ...],
     x_ticks: tuple[float, ...],
     log_y_ticks: tuple[float, ...] = (),
-    height: int = 300,
+    height: int = 220,
 ) -> dict:
     """Lines over a logarithmic x axis that spans exactly the data (ticks at ``x_ticks``), one
     per series in ``names``; the last series is a single large point (the learner's choice),
@@ -121,7 +121,7 @@ def log_line_spec(
         "series:N",
         title=series_title,
         scale=alt.Scale(domain=list(names), range=[*colours[:last], colours[-1]]),
-        legend=series_legend(),
+        legend=series_legend("circle"),  # lines with points, and one point: a dot each
     )
     y_scale, y_axis = _log_y(log_y_ticks)
     base = alt.Chart().encode(
@@ -145,11 +145,14 @@ def log_line_spec(
 
 @functools.lru_cache(maxsize=16)
 def wave_spec(
-    x_title: str, y_title: str, series_title: str, series: tuple[str, ...], points: bool, height: int = 280
+    x_title: str, y_title: str, series_title: str, series: tuple[str, ...], points: bool, height: int = 200
 ) -> dict:
     """Lines of each column named in ``series`` over ``x`` (a wide frame, folded
     into long form by Vega-Lite: numeric columns only, so the data is cheap to
-    send): four colour-blind-safe colours, sin dimensions solid, cos dashed."""
+    send): four colour-blind-safe colours, sin dimensions solid, cos dashed.
+    The frame samples the waves between whole positions too (``wave_frame``),
+    so a fast wave is drawn as the curve it is; with ``points`` the whole
+    positions (``whole``) are marked with a dot."""
     colour = alt.Color(
         "series:N",
         title=series_title,
@@ -158,16 +161,32 @@ def wave_spec(
     )
     dashes = [[1, 0] if i % 2 == 0 else [6, 3] for i in range(len(series))]
     dash = alt.StrokeDash("series:N", scale=alt.Scale(domain=list(series), range=dashes), legend=None)
-    line = (
+    base = (
         alt.Chart()
         .transform_fold(list(series), as_=["series", "y"])
-        .mark_line(point=points)
         .encode(
-            x=alt.X("x:Q", title=x_title),
+            x=alt.X("x:Q", title=x_title, axis=alt.Axis(tickMinStep=1)),
             y=alt.Y("y:Q", title=y_title, scale=alt.Scale(domain=[-1, 1])),
             color=colour,
-            strokeDash=dash,
-            tooltip=_xy_tooltip(series_title, x_title, y_title, x_format=None, y_format=".3f"),
+            tooltip=_xy_tooltip(series_title, x_title, y_title, x_format=".3~f", y_format=".3f"),
         )
     )
-    return freeze(line.properties(height=height))
+    line = base.mark_line().encode(strokeDash=dash)
+    if not points:
+        return freeze(line.properties(height=height))
+    dots = base.transform_filter("datum.whole").mark_point(filled=True, size=16, opacity=1)
+    return freeze(alt.layer(line, dots).properties(height=height))
+
+
+def wave_frame(n: int, wavelengths: np.ndarray, names: tuple[str, ...], per_position: int = 8) -> pa.Table:
+    """The wide frame of ``wave_spec`` for waves over positions 0 … n − 1: ``x``
+    sampled ``per_position`` times per position, ``whole`` where x is a whole
+    position, and one column per name: wave i is sin(2π x / λ_i) for even i and
+    cos(2π x / λ_i) for odd i (λ_i = ``wavelengths[i]``)."""
+    x = np.arange(max(n - 1, 0) * per_position + 1) / per_position
+    lam = np.asarray(wavelengths, dtype=float)[: len(names)]
+    angles = 2 * np.pi * x[:, None] / lam[None, :]
+    odd = np.arange(len(names)) % 2 == 1
+    waves = np.where(odd, np.cos(angles), np.sin(angles)).astype(np.float32)
+    columns = {"x": x.astype(np.float32), "whole": np.arange(len(x)) % per_position == 0}
+    return table({**columns, **{name: waves[:, i] for i, name in enumerate(names)}})

@@ -130,10 +130,10 @@ def count_map(sentences: Sequence[Sentence]) -> None:
     titles = charts.MapTitles(
         t("bigram.counts.x_title"), t("bigram.counts.y_title"), t("bigram.counts.colour_title")
     )
-    spec = charts.scrolling_heatmap_spec(titles, max(300, 26 * len(tokens) + 150))
+    spec = charts.scrolling_heatmap_spec(titles, max(140, 26 * len(tokens)))  # the cells' height
     labels = [gloss(x) for x in tokens]
     frame = charts.heatmap_frame(labels, labels, shares, counts.astype(str))
-    with st.container(height=spec["height"] + 24, border=False):  # scrolls sideways on a phone
+    with st.container(height=spec["height"] + charts.SCROLLING_MAP_ROOM, border=False):  # sideways on a phone
         st.vega_lite_chart(frame, spec, width="content", alt=t("bigram.counts.alt", n=len(model.vocab)))
 
 
@@ -163,7 +163,7 @@ def compare_bars(comp: PrefixComparison) -> None:
         t("bigram.lab.x_title"),
         t("bigram.lab.y_title"),
         t("bigram.lab.series_title"),
-        height=380,
+        height=200,
         label_angle=-40,
         label_limit=150,
     )
@@ -229,7 +229,7 @@ def uniform_map(tokens: Sequence[str], weights: np.ndarray) -> None:
     slanted = max(map(len, labels)) > 4  # English glosses: tilt the column labels so they fit
     spec = charts.heatmap_spec(
         charts.MapTitles(t("bigram.uniform.map_x"), t("bigram.uniform.map_y"), t("ui.col.weight")),
-        360 if slanted else 300,
+        200,
         labels=charts.Labels(angle=-40, align="left") if slanted else charts.Labels(),
     )
     frame = charts.weights_frame(labels, labels, weights, None)

@@ -23,7 +23,7 @@ def narrow_weights_map(
     glosses are on the bar chart above), column labels tilted."""
     spec = charts.heatmap_spec(  # ten tokens fit in a half-width column (two heads side by side)
         charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), t("ui.masked_legend")),
-        400,
+        28 * len(tokens),
         labels=charts.Labels(angle=-45, align="left", baseline="middle"),
     )
     charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
@@ -32,7 +32,7 @@ def narrow_weights_map(
 def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
     """Both heads' weights for one query, side by side per key token."""
     spec = charts.grouped_bar_spec(  # tilted labels, so that ten glossed tokens all show
-        t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.series"), label_angle=-35, label_limit=160
+        t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.head"), label_angle=-35, label_limit=160
     )
     charts.show(charts.grouped_bar_frame(labels, series, pct), spec, alt_text)
 
@@ -227,7 +227,8 @@ def matrix_heatmap(
 ) -> None:
     """A small signed matrix (rows = tokens) with its value in every cell."""
     titles = charts.MapTitles(t(x_key), t("ui.col.token"), t("multi_head.run.value"))
-    spec = charts.heatmap_spec(titles, 400, diverging=True)
+    labels = charts.Labels(tilt_below=44)  # tilted where the columns are narrow (a phone)
+    spec = charts.heatmap_spec(titles, 28 * len(tokens), diverging=True, labels=labels)
     texts = np.vectorize(lambda x: num(x, 2))(values)
     frame = charts.heatmap_frame(list(tokens), cols, values, texts, diverging=True)
     charts.show(frame, spec, alt)

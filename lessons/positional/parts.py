@@ -18,6 +18,7 @@ from lesson_core.positional import (
     PositionMap,
     pairwise_distances,
     single_hand,
+    wavelengths,
 )
 
 MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
@@ -107,10 +108,9 @@ def waves(pe: np.ndarray) -> None:
     n, d = pe.shape
     dims = min(WAVE_DIMS, d)
     names = tuple(t("positional.explore.series", i=i, fn="sin" if i % 2 == 0 else "cos") for i in range(dims))
-    columns = {name: pe[:, i] for i, name in enumerate(names)}
-    frame = pd.DataFrame({"x": np.arange(n, dtype=np.int16), **columns})
+    frame = charts.wave_frame(n, wavelengths(d), names)  # smooth between positions
     spec = charts.wave_spec(
-        t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 24
+        t("positional.col.position"), t("positional.col.value"), t("positional.col.dimension"), names, n <= 64
     )
     charts.show(frame, spec, t("positional.explore.waves_alt", n=n, dims=dims))
 

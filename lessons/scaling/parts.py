@@ -91,7 +91,12 @@ def spread_chart(sweep: DotProductSpread, d_k: int) -> None:
         t("scaling.growth.series_chosen"),
     )
     spec = charts.log_line_spec(
-        t("scaling.growth.x_title"), t("scaling.growth.y_title"), t("ui.col.series"), names, D_KS, Y_TICKS
+        t("scaling.growth.x_title"),
+        t("scaling.growth.y_title"),
+        t("scaling.growth.series"),
+        names,
+        D_KS,
+        Y_TICKS,
     )
     i = D_KS.index(d_k)
     measured = {names[0]: sweep.expected, names[1]: sweep.std_raw, names[2]: sweep.std_scaled}
@@ -120,7 +125,9 @@ def compare_chart(pair: SpreadSoftmax) -> None:
         t("scaling.onehot.series_chosen", spread=num(pair.spreads[0])): pair.weights[0],
         t("scaling.onehot.series_reference", spread=num(pair.spreads[1], 0)): pair.weights[1],
     }
-    spec = charts.grouped_bar_spec(t("scaling.onehot.x_title"), t("ui.col.weight"), t("ui.col.series"))
+    spec = charts.grouped_bar_spec(
+        t("scaling.onehot.x_title"), t("ui.col.weight"), t("scaling.onehot.series")
+    )
     frame = charts.grouped_bar_frame(labels, series, lambda w: pct(w, 0))
     charts.show(
         frame, spec, t("scaling.onehot.alt", spread=num(pair.spreads[0]), ref=num(pair.spreads[1], 0))
@@ -150,7 +157,11 @@ def gradient_chart(curve: SpreadSoftmax, typical: np.ndarray, chosen: SpreadSoft
     )
     ticks = tuple(float(x) for x in curve.spreads[:: len(curve.spreads) // 6])
     spec = charts.log_line_spec(
-        t("scaling.gradient.x_title"), t("scaling.gradient.y_title"), t("ui.col.series"), names, ticks
+        t("scaling.gradient.x_title"),
+        t("scaling.gradient.y_title"),
+        t("scaling.gradient.series"),
+        names,
+        ticks,
     )
     lines = {names[0]: typical, names[1]: curve.jacobian_size}
     point = (names[2], chosen.spreads[0], chosen.jacobian_size[0])
