@@ -237,12 +237,33 @@ def chapter_result(chapter: AttentionResult, plain: AttentionResult) -> None:
 
 
 def chapter_vectors() -> None:
-    """すき's query and key: one token, two different vectors."""
-    x, token = CHAPTER.vectors[SK], chapter_words()[SK]
-    q_suki, k_suki = linear_map(x, W_QUERY), linear_map(x, W_KEY)
-    st.latex(maths.named_product(x, W_QUERY, q_suki, "q"))
-    st.latex(maths.named_product(x, W_KEY, k_suki, "k"))
-    st.markdown(t("attention.chapter.two_vectors", token=token, q=vec(q_suki), k=vec(k_suki)))
+    """すき's query and key: one token, two different vectors; then every token
+    through the same two matrices, and why two dimensions cannot do better."""
+    x, words = CHAPTER.vectors, chapter_words()
+    q_suki, k_suki = linear_map(x[SK], W_QUERY), linear_map(x[SK], W_KEY)
+    st.latex(maths.named_product(x[SK], W_QUERY, q_suki, "q"))
+    st.latex(maths.named_product(x[SK], W_KEY, k_suki, "k"))
+    st.markdown(t("attention.chapter.two_vectors", token=words[SK], q=vec(q_suki), k=vec(k_suki)))
+    before = attention(x, x, x).weights[SK]
+    after = attention(linear_map(x, W_QUERY), linear_map(x, W_KEY), x).weights[SK]
+    angles = np.degrees(np.arctan2(x[:, 1], x[:, 0]))
+    st.markdown(
+        t(
+            "attention.chapter.separate",
+            token=words[SK],
+            nap=words[NAP],
+            weights=t("ui.list_separator").join(f"{w} {pct(p)}" for w, p in zip(words, after, strict=True)),
+            nap_before=pct(before[NAP]),
+            nap_after=pct(after[NAP]),
+            self_before=pct(before[SK]),
+            self_after=pct(after[SK]),
+            self_change=t(
+                "attention.chapter.self_up" if after[SK] > before[SK] else "attention.chapter.self_down"
+            ),
+            angle_token=num(angles[SK], 1),
+            angle_nap=num(angles[NAP], 1),
+        )
+    )
 
 
 def matrix_section() -> None:
