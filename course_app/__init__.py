@@ -10,7 +10,7 @@ come from ``lesson_core``, which imports nothing from here.
 from course_app import charts, course, maths, ranking, tables, views, word_split
 from course_app.course import LESSONS
 from course_app.glossary import TERMS
-from course_app.i18n import current_lang, gloss, md_escape, num, pct, t, t_count, t_list, vec
+from course_app.i18n import current_lang, gloss, md_escape, num, pct, pct_label, t, t_count, t_list, vec
 from course_app.page import (
     lesson_end,
     lesson_footer,
@@ -47,6 +47,7 @@ __all__ = [
     "page_link",
     "page_start",
     "pct",
+    "pct_label",
     "progress_panel",
     "quiz",
     "quizzes",

@@ -12,7 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from course_app import charts, ranking, tables, url_state
-from course_app.i18n import gloss, md_escape, num, pct, t, vec
+from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from lesson_core.attention import AttentionResult
 
 
@@ -243,9 +243,9 @@ def weights_bars(
     masked = None if allowed is None else ~np.asarray(allowed, dtype=bool)
     spec = charts.bar_spec(t("ui.col.key_token"), t("ui.col.weight"), slanted=long_labels(labels))
     texts = (
-        [pct(w) for w in weights]
+        [pct_label(w) for w in weights]
         if masked is None
-        else ["—" if m else pct(w) for w, m in zip(weights, masked, strict=True)]
+        else ["—" if m else pct_label(w) for w, m in zip(weights, masked, strict=True)]
     )
     frame = charts.bar_frame(labels, weights, texts, highlight=top, masked=masked)
     charts.show(frame, spec, ranking.top_text(alt_key, labels, weights, escape=False, query=query))

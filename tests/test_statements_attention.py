@@ -93,3 +93,35 @@ def test_hand_made_matrices_are_shown_with_the_weights_they_give(lang):
     }[lang] in text
     assert {"ja": "学習が見つけます", "en": "training finds"}[lang] in text
     assert gloss("すき") or True  # the glossed label comes from the catalog either way
+
+
+def test_the_prediction_reason_holds():
+    # "among the keys それ can see, 魚 has the largest food part, so the largest dot product"
+    q, keys = PRONOUN.queries[IT], PRONOUN.vectors[: IT + 1]
+    food = PRONOUN.axes.index("food")
+    assert int(np.argmax(keys[:, food])) == FISH and len(tops(keys[:, food], 1, 1)) == 1
+    assert int(np.argmax(keys @ q)) == FISH and len(tops(keys @ q, 1, 2)) == 1
+
+
+def test_the_learner_predicts_before_the_answer_is_told(lang):
+    at = open_page(PAGE, lang)
+    told = {"ja": "いちばん大きい重みを向けるのは **魚", "en": "gives its largest weight to **魚"}[lang]
+    assert told not in all_text(at)  # nothing told before a prediction
+    at.radio(key="at_predict").set_value(0).run()  # 猫: wrong
+    text = all_text(at)
+    assert told in text and "65.7%" in text and "18.8%" in text  # 魚 65.7 %, the guess 猫 18.8 %
+    assert {"ja": "予想は", "en": "You predicted"}[lang] in text
+    at.radio(key="at_predict").set_value(FISH).run()
+    assert {"ja": "予想どおり", "en": "As you predicted"}[lang] in all_text(at)
+
+
+def test_a_key_that_is_not_its_value(lang):
+    # same q and keys as the worked example, values on [size, lives in water]
+    q, keys = np.array([0.0, 2.0]), np.array([[2.0, 0.0], [0.0, 2.0], [1.0, 1.0]])
+    s = keys @ q / np.sqrt(2)
+    w = np.exp(s) / np.exp(s).sum()
+    values = np.array([[0.6, 0.0], [0.2, 1.0], [0.0, 0.0]])
+    out = w @ values
+    assert np.allclose(np.round(out, 2), [0.18, 0.77]) and round(100 * w[1], 1) == 76.8
+    text = all_text(open_page(PAGE, lang))
+    assert "[0.18, 0.77]" in text and "76.8%" in text

@@ -15,6 +15,7 @@ from lessons.scaling import parts
 # (and the page's default d_k, 64, is not the answer)
 LESSON, ONE_HOT_TARGET, RAW_TOP_TARGET, REFERENCE = "scaling", 0.99, 0.75, 1.0
 GPT2_D_HEAD = GPT2_SMALL_D_MODEL // GPT2_SMALL_HEADS  # 64
+SPREAD_MAX = 16.0  # the spread slider's end
 GPT2_ROOT = float(np.sqrt(GPT2_D_HEAD))  # 8: the spread of unscaled scores in a GPT-2 small head
 IT, KV, ALLOWED = PRONOUN_QUERY, PRONOUN.vectors, causal_mask(len(PRONOUN.tokens))
 D_K = KV.shape[1]
@@ -64,14 +65,14 @@ def onehot_demo() -> None:
     chart = st.container()
     left, right = st.columns(2)
     spread = bound(
-        left.slider, t("scaling.onehot.spread_label"), 0.25, 16.0, GPT2_ROOT, 0.25, key="sc_spread"
+        left.slider, t("scaling.onehot.spread_label"), 0.25, SPREAD_MAX, GPT2_ROOT, 0.25, key="sc_spread"
     )
     seed = bound(right.slider, t("scaling.seed_label"), 0, 99, 0, key="sc_seed", help=t("scaling.seed_help"))
     z = random_scores(parts.N_SCORES, np.random.default_rng(seed))
     pair = softmax_at_spreads(z, [spread, REFERENCE])
     with chart:
         parts.compare_chart(pair)
-    parts.compare_result(pair)
+    parts.compare_result(pair, softmax_at_spreads(z, [SPREAD_MAX]))
 
     st.header(t("scaling.gradient.header"))
     st.markdown(t("scaling.gradient.body"))
