@@ -143,3 +143,24 @@ def test_quiz_verdicts_are_said_once_and_plainly(lang):
                 else:
                     assert shown.startswith(cat["ui.wrong"]), (lesson.id, q.id, i)
     i18n.forget_lang()
+
+
+def test_bigram_q2_asks_for_sentences_the_page_accepts():
+    ja, en = catalog("ja"), catalog("en")
+    assert "何回も足した" not in ja["bigram.quiz.q2.question"]  # the page refuses a duplicate
+    assert "どれも違う文" in ja["bigram.quiz.q2.question"]
+    assert "many times" not in en["bigram.quiz.q2.question"]
+    assert "many different sentences" in en["bigram.quiz.q2.question"]
+
+
+def test_the_rows_of_zeros_and_the_embedding_axes_are_explained():
+    from lesson_core.bigram import prefix_next_counts  # noqa: F401 (the corpus's own counts)
+    from lessons.bigram.page import CORPUS
+
+    last = {s[-1] for s in CORPUS} - {tok for s in CORPUS for tok in s[:-1]}
+    assert "すき" in last  # すき only ever ends a sentence: its row of the count table is all zeros
+    ja, en = catalog("ja"), catalog("en")
+    assert "「すき」など）の行は、すべて 0 です" in ja["bigram.counts.body"]
+    assert "(すき, for one) is all zeros" in en["bigram.counts.body"]
+    assert "2 つの成分に名前はありません" in ja["bigram.uniform.body"]
+    assert "The two components have no names" in en["bigram.uniform.body"]
