@@ -108,7 +108,9 @@ def test_the_learner_predicts_before_the_answer_is_told(lang):
     told = {"ja": "いちばん大きい重みを向けるのは **魚", "en": "gives its largest weight to **魚"}[lang]
     assert told not in all_text(at)  # nothing told before a prediction
     at.radio(key="at_predict").set_value(0).run()  # 猫: wrong
+    assert not at.exception, [e.value for e in at.exception]
     text = all_text(at)
+    assert {"ja": "食べ物の成分がいちばん大きいのが「魚」", "en": "has the largest food part"}[lang] in text
     assert told in text and "65.7%" in text and "18.8%" in text  # 魚 65.7 %, the guess 猫 18.8 %
     assert {"ja": "予想は", "en": "You predicted"}[lang] in text
     at.radio(key="at_predict").set_value(FISH).run()

@@ -105,3 +105,23 @@ def test_the_temperature_bars_name_their_top_token_or_tie(lang):
         return top_sentence(alt, labels, weights, lang)
 
     audit(claim, grid(T=np.round(np.arange(0.1, 5.01, 0.1), 1)))
+
+
+def test_the_learner_predicts_what_doubling_t_does(lang):
+    n, it = len(PRONOUN.tokens), PRONOUN.index("それ")
+    q, keys = PRONOUN.queries[it], PRONOUN.vectors[: it + 1]
+    rows = [softmax(keys @ q / (np.sqrt(4) * temperature)) for temperature in (1.0, 2.0)]
+    bits = [float(-(p * np.log2(p)).sum()) for p in rows]
+    assert rows[1].max() < rows[0].max() and bits[1] > bits[0]  # the weights flatten: option 0
+    at = open_page(PAGE, lang)
+    result = {"ja": "T = 1 では", "en": "At T = 1"}[lang]
+    assert result not in all_text(at)
+    at.radio(key="sc_predict").set_value(1).run()  # "they sharpen": wrong
+    assert not at.exception, [e.value for e in at.exception]
+    text = all_text(at)
+    assert {"ja": "予想とは違いました", "en": "Not what you predicted"}[lang] in text
+    assert f"{100 * rows[0].max():.1f}%" in text and f"{100 * rows[1].max():.1f}%" in text
+    assert f"{bits[0]:.2f}" in text and f"{bits[1]:.2f}" in text
+    at.radio(key="sc_predict").set_value(0).run()
+    assert {"ja": "予想どおり", "en": "As you predicted"}[lang] in all_text(at)
+    assert n == 10

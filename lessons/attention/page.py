@@ -194,7 +194,7 @@ def prediction() -> None:
     st.markdown(
         t(f"attention.predict.{said}", guess=md_escape(labels[guess]), guess_weight=pct(row[guess]), **shown)
     )
-    st.markdown(t("attention.predict.why", query=vec(PRONOUN.queries[IT], 1), key=vec(KV[FISH], 1)))
+    st.markdown(t("attention.predict.why", query=vec(PRONOUN.queries[IT], 1), fish_key=vec(KV[FISH], 1)))
 
 
 @st.fragment

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import bound, gloss, lesson_end, num, page_start, pct, t, terms, try_this, views
+from course_app import bound, gloss, lesson_end, num, page_start, pct, t, t_list, terms, try_this, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
@@ -94,6 +94,30 @@ def onehot_demo() -> None:
     )
 
 
+def predict_doubling() -> None:
+    """Before the slider: the learner predicts what T = 2 does to それ's weights,
+    then sees the figures at T = 1 and T = 2."""
+    options = t_list("scaling.predict.options")
+    guess = st.radio(
+        t("scaling.predict.question"),
+        range(len(options)),
+        index=None,
+        format_func=options.__getitem__,
+        key="sc_predict",
+    )
+    if guess is None:
+        st.caption(t("scaling.predict.wait"))
+        return
+    one, two = (
+        attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=x).weights[IT] for x in (1.0, 2.0)
+    )
+    flatter = bool(one.max() > two.max() and entropy(two) > entropy(one))  # the answer, measured
+    verdict = "right" if guess == (0 if flatter else 1) else "wrong"
+    figures = {"top_1": pct(one.max()), "top_2": pct(two.max())}
+    figures |= {"entropy_1": num(entropy(one)), "entropy_2": num(entropy(two))}
+    st.markdown(f"{t(f'scaling.predict.{verdict}')} {t('scaling.predict.result', **figures)}")
+
+
 @st.fragment
 def temperature_demo() -> None:
     """4. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
@@ -102,6 +126,7 @@ def temperature_demo() -> None:
     st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")
     st.markdown(t("scaling.temperature.example", d_k=D_K))
     st.caption(t("ui.hand_made"))
+    predict_doubling()
     chart = st.container()
     temperature = views.temperature_slider("sc_temp")
     weights = attention(PRONOUN.queries, KV, KV, mask=ALLOWED, temperature=temperature).weights[IT]
