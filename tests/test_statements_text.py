@@ -164,3 +164,28 @@ def test_the_rows_of_zeros_and_the_embedding_axes_are_explained():
     assert "(すき, for one) is all zeros" in en["bigram.counts.body"]
     assert "2 つの成分に名前はありません" in ja["bigram.uniform.body"]
     assert "The two components have no names" in en["bigram.uniform.body"]
+
+
+LOOK_UPS = {
+    "bigram": ("token", "bigram", "prefix", "embedding"),
+    "scaling": ("one_hot", "temperature", "entropy"),
+    "causal_mask": ("kv_cache",),
+}
+
+
+@pytest.mark.parametrize("lesson", sorted(LOOK_UPS))
+def test_terms_a_lesson_uses_have_their_look_up_in_it(lesson):
+    import ast
+    from pathlib import Path
+
+    source = (Path(__file__).resolve().parent.parent / "lessons" / lesson / "page.py").read_text(
+        encoding="utf-8"
+    )
+    offered = {
+        arg.value
+        for node in ast.walk(ast.parse(source))
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "terms"
+        for arg in node.args
+        if isinstance(arg, ast.Constant)
+    }
+    assert set(LOOK_UPS[lesson]) <= offered, set(LOOK_UPS[lesson]) - offered

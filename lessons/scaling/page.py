@@ -62,6 +62,7 @@ def onehot_demo() -> None:
     """2. and 3. Widely spread scores make softmax one-hot, and one-hot weights stall learning."""
     st.header(t("scaling.onehot.header"))
     st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
+    terms("one_hot")
     chart = st.container()
     left, right = st.columns(2)
     spread = bound(
@@ -125,6 +126,7 @@ def temperature_demo() -> None:
     st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))
     st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")
     st.markdown(t("scaling.temperature.example", d_k=D_K))
+    terms("temperature", "entropy")
     st.caption(t("ui.hand_made"))
     predict_doubling()
     chart = st.container()
