@@ -7,10 +7,10 @@ modules: what is listed here is the whole surface they may use. The numbers
 come from ``lesson_core``, which imports nothing from here.
 """
 
-from course_app import charts, course, maths, tables, views, wire_guard, word_split
+from course_app import charts, course, maths, ranking, tables, views, wire_guard, word_split
 from course_app.course import LESSONS
 from course_app.glossary import TERMS
-from course_app.i18n import current_lang, gloss, md_escape, num, pct, t, t_count, t_list, vec
+from course_app.i18n import current_lang, gloss, md_escape, num, pct, pct_label, t, t_count, t_list, vec
 from course_app.page import (
     lesson_end,
     lesson_footer,
@@ -24,6 +24,7 @@ from course_app.page import (
     setup_page,
     try_this,
 )
+from course_app.ranking import top_text
 from course_app.study import anchor, progress_panel, terms
 from course_app.url_state import bound
 
@@ -48,9 +49,11 @@ __all__ = [
     "page_link",
     "page_start",
     "pct",
+    "pct_label",
     "progress_panel",
     "quiz",
     "quizzes",
+    "ranking",
     "section_start",
     "setup_page",
     "t",
@@ -58,6 +61,7 @@ __all__ = [
     "t_list",
     "tables",
     "terms",
+    "top_text",
     "try_this",
     "vec",
     "views",

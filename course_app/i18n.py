@@ -100,6 +100,15 @@ def pct(x: float, digits: int = 1) -> str:
     return f"{100 * float(x):.{digits}f}%"
 
 
+def pct_label(x: float, digits: int = 1) -> str:
+    """A weight on a bar or in a cell: like ``pct``, but a weight above 0 that would
+    print as zero reads "<0.1%" (or "<1%" with no decimals), never "0%"."""
+    unit = 10.0**-digits
+    if 0 < 100 * float(x) < unit / 2:
+        return f"<{unit:.{digits}f}%"
+    return pct(x, digits)
+
+
 def num(x: float, digits: int = 2) -> str:
     """A number with fixed decimals and a real minus sign."""
     return f"{float(x):.{digits}f}".replace("-", "−")

@@ -241,6 +241,13 @@ def share_view() -> None:
         st.code(url, language=None, wrap_lines=True)
 
 
+def quiz_message(right: bool, feedback: str) -> str:
+    """What an answer shows: a right answer's feedback opens with its own
+    verdict (そのとおり。/ Right.), so it stands alone; a wrong one is told
+    plainly that it is not the answer (ui.wrong), near or far, then why."""
+    return feedback if right else f"{t('ui.wrong')} {feedback}"
+
+
 @st.fragment
 def quiz(lesson_id: str, quiz_id: str) -> None:
     """One multiple-choice question with feedback that explains every option.
@@ -261,9 +268,7 @@ def quiz(lesson_id: str, quiz_id: str) -> None:
     if choice is None:
         return
     right = choice == course.BY_ID[lesson_id].quiz(quiz_id).answer
-    (st.success if right else st.error)(
-        f"{t('ui.correct') if right else t('ui.not_quite')} {feedback[choice]}"
-    )
+    (st.success if right else st.error)(quiz_message(right, feedback[choice]))
     learner = load_progress()
     if right and f"{lesson_id}.{quiz_id}" not in learner.quizzes:
         learner.quizzes.add(f"{lesson_id}.{quiz_id}")

@@ -11,8 +11,8 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import charts, tables, url_state
-from course_app.i18n import gloss, md_escape, num, pct, t, vec
+from course_app import charts, ranking, tables, url_state
+from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from lesson_core.attention import AttentionResult
 
 
@@ -237,25 +237,21 @@ def weights_bars(
 ) -> int:
     """One query's weights as bars, the top one(s) in orange and the positions
     the mask hides (``allowed`` False) in grey, and a sentence naming the top
-    token(s), ties included. Returns the index of the (first) top token."""
-    top = np.flatnonzero(np.isclose(weights, np.max(weights), rtol=0, atol=1e-9))
+    token, or saying the tied ones tie (``<alt_key>.one``/``.tie`` and
+    ``ui.weights_summary.one``/``.tie``). Returns the index of the (first) top token."""
+    _, top = ranking.top_names(labels, weights)
     masked = None if allowed is None else ~np.asarray(allowed, dtype=bool)
     spec = charts.bar_spec(t("ui.col.key_token"), t("ui.col.weight"), slanted=long_labels(labels))
     texts = (
-        [pct(w) for w in weights]
+        [pct_label(w) for w in weights]
         if masked is None
-        else ["—" if m else pct(w) for w, m in zip(weights, masked, strict=True)]
+        else ["—" if m else pct_label(w) for w, m in zip(weights, masked, strict=True)]
     )
     frame = charts.bar_frame(labels, weights, texts, highlight=top, masked=masked)
-    names = [labels[i] for i in top]
-    charts.show(frame, spec, t(alt_key, query=query, top=t("ui.list_separator").join(names)))
+    charts.show(frame, spec, ranking.top_text(alt_key, labels, weights, escape=False, query=query))
     st.markdown(
-        t(
-            "ui.weights_summary",
-            query=md_escape(query),
-            top=t("ui.list_separator").join(md_escape(name) for name in names),
-            top_weight=pct(weights[top[0]]),
-            total=num(np.sum(weights), 3),
+        ranking.top_text(
+            "ui.weights_summary", labels, weights, query=md_escape(query), total=num(np.sum(weights), 3)
         )
     )
     return int(top[0])

@@ -109,6 +109,11 @@ TOY = TokenExample(
     axes=("animal", "food"),
 )
 
+# D'. The same keys with values on other axes ([size, lives in water]): a key is how a
+# token is found, a value what it hands over.
+TOY_VALUES = _frozen([[0.6, 0.0], [0.2, 1.0], [0.0, 0.0]])
+TOY_VALUE_AXES = ("size", "water")
+
 # The worked linear-map example of the attention lesson: [2, 1] W = [2, 4].
 LINEAR_MAP_INPUT = _frozen([[2.0, 1.0]])[0]
 LINEAR_MAP_WEIGHTS = _frozen([[0.5, 1.0], [1.0, 2.0]])

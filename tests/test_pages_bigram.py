@@ -347,17 +347,17 @@ def test_q2_transfer_answer_is_ball_in_both_languages(lang):
 @pytest.mark.parametrize(
     ("lang", "many_times", "one_of", "same_weight"),
     [
-        ("ja", "という文を何回も足した", "ごく素朴なやり方の一つ", "どのトークンも同じ重さ"),
+        ("ja", "どれも違う文", "ごく素朴なやり方の一つ", "どのトークンも同じ重さ"),
         (
             "en",
-            "いぬ は ボール が すき to the corpus many times",
+            "many different sentences in which ボール (ball) follows は",
             "One of the simplest",
             "every token counts the same",
         ),
     ],
 )
 def test_quiz_and_intro_wording_is_unambiguous(lang, many_times, one_of, same_weight):
-    """q2 adds one exact sentence many times (no "sentences like" to guess at);
+    """q2 adds many different sentences, named (the page refuses one sentence twice);
     the bigram is one of the simplest models, not the simplest; the cost option
     of q3 is answered by the real problem, equal weights."""
     at = open_page(PAGE, lang)

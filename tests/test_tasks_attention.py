@@ -60,3 +60,14 @@ def test_equal_but_small_weights_do_not_tick():
     at.slider(key="at_q6_animal").set_value(0.0)
     at.slider(key="at_q6_food").set_value(0.0).run()
     assert "equal" not in ticked(at, LESSON)
+
+
+def test_fish_half_says_the_mask_stays_on_and_needs_it():
+    from course_app.i18n import catalog
+
+    assert "因果マスクはオン" in catalog("ja")["attention.task.fish_half"]
+    assert "causal mask on" in catalog("en")["attention.task.fish_half"]
+    at = open_page(PAGE, "en")
+    at.toggle(key="at_mask").set_value(False)
+    at.slider(key="at_temp").set_value(1.2).run()  # without the mask 魚 is at 47.8 % already
+    assert "fish_half" not in ticked(at, LESSON)

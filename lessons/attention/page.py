@@ -8,9 +8,11 @@ from course_app import (
     gloss,
     lesson_end,
     maths,
+    md_escape,
     num,
     page_start,
     pct,
+    ranking,
     section_start,
     t,
     t_list,
@@ -28,6 +30,8 @@ from lesson_core.examples import (
     PRONOUN,
     PRONOUN_QUERY,
     TOY,
+    TOY_VALUE_AXES,
+    TOY_VALUES,
     W_KEY,
     W_QUERY,
     WANTED_SUKI,
@@ -49,6 +53,7 @@ def main() -> None:
     steps_section()
     section_start("attention.demo", n=N, d=len(PRONOUN.axes))  # 4. example C in a sentence
     st.caption(t("ui.hand_made"))
+    prediction()
     sentence_demo()
     sentence_notes()
     chapter_section()
@@ -115,6 +120,19 @@ def steps_section() -> None:
     st.caption(t("attention.steps.stable"))
     with st.expander(t("attention.hand.header"), icon=":material/calculate:"):
         by_hand(toy_words, toy)
+    key_is_not_value(toy_words, toy)
+
+
+def key_is_not_value(toy_words: list[str], toy: AttentionResult) -> None:
+    """The same query and keys with values on other axes: the weights stay, the output changes."""
+    st.subheader(t("attention.kv.header"))
+    fish = TOY.index("魚")
+    values = {f"v_{name}": vec(v, 1) for name, v in zip(("cat", "fish", "it"), TOY_VALUES, strict=True)}
+    st.markdown(t("attention.kv.body", w_fish=pct(toy.weights[0, fish]), **values))
+    other = attention(TOY.queries, TOY.vectors, TOY_VALUES)
+    axes = [t(f"axis.{a}") for a in TOY_VALUE_AXES]
+    st.latex(maths.component_sums(axes, other.weights[0], TOY_VALUES, other.output[0]))
+    st.markdown(t("attention.kv.result", output=vec(other.output[0])))
 
 
 def by_hand(toy_words: list[str], toy: AttentionResult) -> None:
@@ -149,6 +167,34 @@ def rounding_note(hand: HandAttention, toy: AttentionResult) -> None:
             it_scaled_exact=num(toy.scaled_scores[0, it], 4),
         )
     )
+
+
+@st.fragment
+def prediction() -> None:
+    """Before the demo: the learner commits which token それ will weight most (with
+    the default queries), then sees the answer and why."""
+    labels = views.glossed_labels(PRONOUN.tokens)
+    guess = st.radio(
+        t("attention.predict.question"),
+        range(IT + 1),  # what それ can see with the mask: itself and its left
+        index=None,
+        format_func=labels.__getitem__,
+        horizontal=True,
+        key="at_predict",
+    )
+    if guess is None:
+        st.caption(t("attention.predict.wait"))
+        return
+    row = FULL.weights[IT]
+    top = int(
+        ranking.top_names(labels, row)[1][0]
+    )  # one leader at the defaults (tests/test_statements_attention.py)
+    said = "right" if guess == top else "wrong"
+    shown = {"top": md_escape(labels[top]), "top_weight": pct(row[top])}
+    st.markdown(
+        t(f"attention.predict.{said}", guess=md_escape(labels[guess]), guess_weight=pct(row[guess]), **shown)
+    )
+    st.markdown(t("attention.predict.why", query=vec(PRONOUN.queries[IT], 1), fish_key=vec(KV[FISH], 1)))
 
 
 @st.fragment
@@ -237,12 +283,33 @@ def chapter_result(chapter: AttentionResult, plain: AttentionResult) -> None:
 
 
 def chapter_vectors() -> None:
-    """すき's query and key: one token, two different vectors."""
-    x, token = CHAPTER.vectors[SK], chapter_words()[SK]
-    q_suki, k_suki = linear_map(x, W_QUERY), linear_map(x, W_KEY)
-    st.latex(maths.named_product(x, W_QUERY, q_suki, "q"))
-    st.latex(maths.named_product(x, W_KEY, k_suki, "k"))
-    st.markdown(t("attention.chapter.two_vectors", token=token, q=vec(q_suki), k=vec(k_suki)))
+    """すき's query and key: one token, two different vectors; then every token
+    through the same two matrices, and why two dimensions cannot do better."""
+    x, words = CHAPTER.vectors, chapter_words()
+    q_suki, k_suki = linear_map(x[SK], W_QUERY), linear_map(x[SK], W_KEY)
+    st.latex(maths.named_product(x[SK], W_QUERY, q_suki, "q"))
+    st.latex(maths.named_product(x[SK], W_KEY, k_suki, "k"))
+    st.markdown(t("attention.chapter.two_vectors", token=words[SK], q=vec(q_suki), k=vec(k_suki)))
+    before = attention(x, x, x).weights[SK]
+    after = attention(linear_map(x, W_QUERY), linear_map(x, W_KEY), x).weights[SK]
+    angles = np.degrees(np.arctan2(x[:, 1], x[:, 0]))
+    st.markdown(
+        t(
+            "attention.chapter.separate",
+            token=words[SK],
+            nap=words[NAP],
+            weights=t("ui.list_separator").join(f"{w} {pct(p)}" for w, p in zip(words, after, strict=True)),
+            nap_before=pct(before[NAP]),
+            nap_after=pct(after[NAP]),
+            self_before=pct(before[SK]),
+            self_after=pct(after[SK]),
+            self_change=t(
+                "attention.chapter.self_up" if after[SK] > before[SK] else "attention.chapter.self_down"
+            ),
+            angle_token=num(angles[SK], 1),
+            angle_nap=num(angles[NAP], 1),
+        )
+    )
 
 
 def matrix_section() -> None:

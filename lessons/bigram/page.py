@@ -45,7 +45,7 @@ def corpus_section(added: Sequence[Sentence]) -> None:
     """1. The corpus, and the learner's own sentences added to it."""
     st.header(t("bigram.corpus.header"))
     st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
-    terms("corpus")
+    terms("token", "bigram", "corpus")
     parts.corpus_editor(CORPUS, added)
 
 
@@ -75,7 +75,7 @@ def blind_section(sentences: Sequence[Sentence]) -> None:
     )
     parts.blind_spot_table(blind_spot(sentences, WA))
     st.caption(t("bigram.blind.tv_help"))
-    terms("total_variation")
+    terms("prefix", "total_variation")
 
 
 def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
@@ -110,6 +110,7 @@ def uniform_section() -> None:
     plain, content = equal_average(CHAPTER.vectors), equal_average(CHAPTER.vectors[CONTENT])
     last = len(CHAPTER.tokens) - 1
     st.markdown(t("bigram.uniform.body", n=len(CHAPTER.tokens), each=num(plain.weights[last, 0], 1)))
+    terms("embedding")
     parts.uniform_table(CHAPTER.tokens, CHAPTER.vectors, plain.weights[last])
     st.markdown(
         t(

@@ -73,10 +73,14 @@ def _add(base: Sequence[Sentence]) -> None:
     check = check_sentence(
         st.session_state.get("bg_new", ""), [*base, *map(split_sentence, added)], len(added)
     )
+    new: list[str] = []
     if check.ok:
+        known = {tok for sentence in [*base, *map(split_sentence, added)] for tok in sentence}
+        new = [tok for tok in dict.fromkeys(check.tokens) if tok not in known]  # a missing space shows here
         st.session_state[ADDED] = [*added, " ".join(check.tokens)]
         st.session_state["bg_new"] = ""
-    st.session_state[NOTICE] = (check.problem or "added", check.values | {"n_added": len(added) + check.ok})
+    values = check.values | {"n_added": len(added) + check.ok}
+    st.session_state[NOTICE] = (check.problem or "added", values | ({"new": new} if new else {}))
 
 
 def _remove() -> None:
@@ -107,7 +111,14 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
     word_split.notice("bg_new", "ux.split_check", button=t("bigram.add.button"))
     code, values = one_shot(NOTICE, (None, {}))  # shown again if a ticked task reruns the page
     if code in ("added", "removed"):
-        st.success(t(f"bigram.input.{code}", **values))
+        st.success(t(f"bigram.input.{code}", **{k: v for k, v in values.items() if k != "new"}))
+        if values.get("new"):
+            st.info(
+                t(
+                    "bigram.input.new_tokens",
+                    tokens=t("ui.list_separator").join(map(md_escape, values["new"])),
+                )
+            )
     elif code:
         st.warning(t(f"bigram.input.{code}", **values))
     mine = st.session_state.get(ADDED, [])

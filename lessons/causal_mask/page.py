@@ -159,3 +159,4 @@ def cache_section() -> None:
     """5. In real models: the mask lets generation keep a KV cache."""
     st.header(t("causal_mask.cache.header"))
     st.markdown(t("causal_mask.cache.body"))
+    terms("kv_cache")

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import charts, num, pct, t
+from course_app import charts, num, pct, pct_label, t
 from lesson_core.scaling import (
     DotProductSpread,
     SpreadSoftmax,
@@ -25,6 +25,7 @@ from lesson_core.scaling import (
 D_KS = tuple(2**i for i in range(10))  # 1, 2, 4, ..., 512
 N_SAMPLES = 4000  # pairs (q, k) per d_k
 N_SCORES = 12  # scores in the softmax demo
+CLOSE_PAIR_TOP = 0.9  # below this top weight at the largest σ, a seed's two largest scores (nearly) tie
 N_KEYS, TOP_DRAWS = 12, 400  # keys per query, and queries per d_k, for the largest weight
 GRID = spread_grid(0.25, 16.0)  # spreads of the gradient curve, log-spaced
 TYPICAL_DRAWS, TYPICAL_SEED = 1000, 0
@@ -128,14 +129,16 @@ def compare_chart(pair: SpreadSoftmax) -> None:
     spec = charts.grouped_bar_spec(
         t("scaling.onehot.x_title"), t("ui.col.weight"), t("scaling.onehot.series")
     )
-    frame = charts.grouped_bar_frame(labels, series, lambda w: pct(w, 0))
+    frame = charts.grouped_bar_frame(labels, series, lambda w: pct_label(w, 0))
     charts.show(
         frame, spec, t("scaling.onehot.alt", spread=num(pair.spreads[0]), ref=num(pair.spreads[1], 0))
     )
 
 
-def compare_result(pair: SpreadSoftmax) -> None:
-    """The top weights of the chosen and the reference spread, in a sentence."""
+def compare_result(pair: SpreadSoftmax, at_max: SpreadSoftmax) -> None:
+    """The top weights of the chosen and the reference spread, in a sentence; and,
+    when even the largest spread (``at_max``) leaves the top weight under 90 %
+    (the two largest scores almost equal), a note that this seed never goes one-hot."""
     st.markdown(
         t(
             "scaling.onehot.result",
@@ -145,6 +148,17 @@ def compare_result(pair: SpreadSoftmax) -> None:
             ref_top=pct(pair.top[1]),
         )
     )
+    if at_max.top[0] < CLOSE_PAIR_TOP:
+        first, second = np.sort(at_max.scores[0] / at_max.spreads[0])[::-1][:2]
+        st.info(
+            t(
+                "scaling.onehot.close_pair",
+                n=at_max.scores.shape[1],
+                gap=num(first - second, 3),
+                max_spread=num(at_max.spreads[0], 0),
+                top_at_max=pct(at_max.top[0]),
+            )
+        )
 
 
 def gradient_chart(curve: SpreadSoftmax, typical: np.ndarray, chosen: SpreadSoftmax) -> None:
