@@ -61,13 +61,15 @@ class HeadsCheck:
 
 
 @functools.lru_cache(maxsize=4)
-def heads_check(n_heads: int = 1) -> HeadsCheck:
-    """Train Config(n_heads=n_heads) (every other setting the default) on corpus F
-    once per process and report whether and when it reached LOSS_TARGET.
+def heads_check(n_heads: int = 1, n_blocks: int = 1) -> HeadsCheck:
+    """Train Config(n_heads=n_heads, n_blocks=n_blocks) (every other setting the
+    default) on corpus F once per process and report whether and when it reached
+    LOSS_TARGET. One head in one block is the clean evidence that one relation
+    suffices: no second block can carry a second way of looking.
 
     Shapes: -> scalars
     """
-    config = replace(Config(), n_heads=n_heads)
+    config = replace(Config(), n_heads=n_heads, n_blocks=n_blocks)
     result = train(CORPUS, config)
     return HeadsCheck(
         n_heads=n_heads,
@@ -76,6 +78,70 @@ def heads_check(n_heads: int = 1) -> HeadsCheck:
         target_step=result.target_step,
         final_loss=float(result.final_loss) if result.final_loss is not None else float("nan"),
     )
+
+
+# --- what the loss can be compared with ----------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReferenceLosses:
+    """Mean next-token cross-entropy (nats) on corpus F that the loss curve can be
+    read against, each the conditional entropy of the next token given a context:
+
+    bigram   given the previous token only (the best a bigram can do)
+    blind    given the whole prefix, but ねこ は and いぬ は pooled: the best a model
+             that cannot tell them apart can do
+    best     given the whole prefix: the best any model can do
+    """
+
+    bigram: float
+    blind: float
+    best: float
+
+
+def _conditional_entropy(corpus: Sequence[Sequence[str]], context) -> float:
+    """Σ −count · log(count / context total) / positions, over every position of every
+    "<s> … </s>" sentence, the next token counted per ``context(prefix)``."""
+    counts: dict[tuple[str, ...], dict[str, int]] = {}
+    for sentence in corpus:
+        ids = (BOS, *sentence, EOS)
+        for i in range(1, len(ids)):
+            row = counts.setdefault(context(ids[:i]), {})
+            row[ids[i]] = row.get(ids[i], 0) + 1
+    nats = positions = 0.0
+    for row in counts.values():
+        total = sum(row.values())
+        nats -= sum(k * np.log(k / total) for k in row.values())
+        positions += total
+    return float(nats / positions)
+
+
+@functools.lru_cache(maxsize=2)
+def reference_losses(corpus: Sequence[Sequence[str]] = CORPUS) -> ReferenceLosses:
+    """The three reference losses of corpus F (bigram 0.835, blind 0.500, best 0.435).
+
+    Shapes: -> scalars
+    """
+    pooled = {(BOS, *CAT_WA), (BOS, *DOG_WA)}
+    return ReferenceLosses(
+        bigram=_conditional_entropy(corpus, lambda p: p[-1:]),
+        blind=_conditional_entropy(corpus, lambda p: ("*",) if p in pooled else p),
+        best=_conditional_entropy(corpus, lambda p: p),
+    )
+
+
+# --- what a learning rate suggests -----------------------------------------------------
+
+RATE_STEADY = (0.005, 0.05)  # the default rate up to the largest that still settles at the defaults
+
+
+def rate_advice(rate: float) -> str:
+    """Which hint a run that ended above the target gets: "larger" below the steady
+    range (a larger rate or more steps), "smaller" above it (the steps overshoot:
+    0.1 and 0.2 end above the target at the defaults, 0.5 diverges, 0.02 and 0.05
+    reach it at steps 22 and 29), else "steps" (more steps or a wider model)."""
+    low, high = RATE_STEADY
+    return "larger" if rate < low else "smaller" if rate > high else "steps"
 
 
 # --- what a configuration may be ---------------------------------------------------------

@@ -226,3 +226,17 @@ def top_keys(weights: np.ndarray) -> np.ndarray:
     Shapes: weights [h, n, n] -> [h, n]
     """
     return np.argmax(np.asarray(weights), axis=-1)
+
+
+TIE = 5e-4  # weights closer than this print the same at 0.1 %: a sentence must call them a tie
+
+
+def leaders(values: np.ndarray, tol: float = TIE) -> np.ndarray:
+    """Every index whose value is within ``tol`` of the largest, in index order
+    (flat indices for an array of several axes): one index means a clear top
+    choice, several a tie that a sentence must name as such.
+
+    Shapes: values [...] -> [k], k >= 1
+    """
+    flat = np.asarray(values, dtype=float).ravel()
+    return np.flatnonzero(flat >= flat.max() - tol)

@@ -194,6 +194,23 @@ def self_attention(x: np.ndarray, causal: bool = False) -> AttentionResult:
     return scaled_dot_product_attention(x, x, x, mask=mask)
 
 
+def stacked_self_attention(x: np.ndarray, causal: bool = False, layers: int = 1) -> np.ndarray:
+    """The last of ``layers`` self_attention layers, each reading the one before
+    with a residual connection: h_0 = X, out_l = Attn(h_(l−1)), h_l = h_(l−1) + out_l;
+    returns out_L (for one layer, self_attention(x).output).
+
+    Shapes: x [n, d] -> [n, d]
+    """
+    if layers < 1:
+        raise ValueError(f"layers must be at least 1, got {layers}")
+    h = np.asarray(x, dtype=float)
+    out = h
+    for _ in range(int(layers)):
+        out = self_attention(h, causal).output
+        h = h + out
+    return out
+
+
 @dataclass(frozen=True)
 class OrderComparison:
     """Self-attention on two orderings of the same tokens, matched up by token.
@@ -226,6 +243,7 @@ def compare_word_orders(
     table: Mapping[str, Sequence[float]],
     with_positions: bool,
     causal: bool = False,
+    layers: int = 1,
 ) -> OrderComparison:
     """Run self_attention on both sentences (X, or X + PE when
     ``with_positions``; with the causal mask when ``causal``) and compare each
@@ -237,7 +255,11 @@ def compare_word_orders(
     output at position i depends only on the token there and the *set* of
     tokens at 0 … i, so a swap of two tokens changes the outputs at and after
     the first of them up to the second (their prefixes are different sets, or
-    the query differs) and leaves every later position identical.
+    the query differs) and leaves every later position identical: for ONE
+    layer. With ``layers`` = 2 (stacked_self_attention) the second layer reads
+    the first layer's outputs, which already differ at the swapped positions,
+    so later positions change too: stacked masked layers recover some order.
+    Without the mask any number of layers stays permutation-equivariant.
 
     The sentences must use the same tokens, each once (ValueError otherwise).
 
@@ -248,7 +270,7 @@ def compare_word_orders(
     xa, xb = embed(tokens_a, table), embed(tokens_b, table)
     if with_positions:
         xa, xb = add_positions(xa), add_positions(xb)
-    out_a, out_b = self_attention(xa, causal).output, self_attention(xb, causal).output
+    out_a, out_b = stacked_self_attention(xa, causal, layers), stacked_self_attention(xb, causal, layers)
     match = np.array([list(tokens_b).index(tok) for tok in tokens_a])
     differences = np.max(np.abs(out_a - out_b[match]), axis=1)
     at = int(np.argmax(differences))
@@ -295,3 +317,43 @@ def single_hand(view: PositionMap) -> SingleHand:
         turns_apart=float((j - i) / lam),
         closest_distance=view.closest_distance,
     )
+
+
+@dataclass(frozen=True)
+class SimilarityTrend:
+    """How PE_0 · PE_k changes with the distance k over the positions shown
+    (row 0 of PE PEᵀ; every other row is the same function of i − j).
+
+    falls          it never rises as k grows, over k = 0 … n − 1
+    low_at, low    the start of its largest rise: 1 ≤ low_at < high_at maximising
+                   PE_0·PE_high_at − PE_0·PE_low_at (for ``falls``: the last k)
+    high_at, high  the end of that rise (None when ``falls``)
+    """
+
+    falls: bool
+    low_at: int
+    low: float
+    high_at: int | None
+    high: float | None
+
+
+RISE = 1e-12  # a rise smaller than this is rounding, not a rise
+
+
+def similarity_trend(similarity: np.ndarray) -> SimilarityTrend:
+    """Read row 0 of S = PE PEᵀ: whether it only falls with the distance, else
+    the pair of distances with the largest rise from the nearer to the farther
+    one (so a sentence can say "farther is not always less alike" with the
+    clearest numbers the positions shown allow).
+
+    Shapes: similarity [n, n] -> scalars
+    """
+    row = np.asarray(similarity, dtype=float)[0]
+    if len(row) < 3 or not np.any(np.diff(row[1:]) > RISE):
+        last = len(row) - 1
+        return SimilarityTrend(True, last, float(row[last]), None, None)
+    lows = np.minimum.accumulate(row[1:])  # lows[j] = min of row[1 … j + 1]
+    rise = row[2:] - lows[:-1]
+    high_at = 2 + int(np.argmax(rise))
+    low_at = 1 + int(np.argmin(row[1:high_at]))
+    return SimilarityTrend(False, low_at, float(row[low_at]), high_at, float(row[high_at]))

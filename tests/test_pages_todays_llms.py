@@ -162,7 +162,10 @@ def test_long_context_extremes(n):
     assert f"{n * n:,}" in text
     assert mb(n * n * 144 * 2) in text
     timing = next(f for f in chart_frames(at) if "x" in f and f["x"].max() == n)
-    assert len(timing) == sum(1 for s in (64, 128, 256, 512, 1024, 2048) if s <= n)
+    sizes = [s for s in (64, 128, 256, 512, 1024, 2048) if s <= n]
+    assert len(timing) == 2 * len(sizes)  # the exact count and the measured time
+    ops = timing[timing["series_order"] == 0]
+    assert ops["y"].tolist() == pytest.approx([(s / 64) ** 2 for s in sizes])
 
 
 @pytest.mark.parametrize("masked", [False, True])

@@ -66,8 +66,9 @@ def test_t2_look_two_back_from_sore():
     assert_recipe_ticks(PAGE, LESSON, "t2", recipe)
 
 
-def test_t2_does_not_depend_on_the_chosen_query():
-    at = assert_recipe_ticks(PAGE, LESSON, "t2", lambda at: choose(at, query=2, offset=2))
+def test_t2_with_it_as_the_query():
+    """t2 asks for それ as the query (issue 25: it used to tick with any query)."""
+    at = assert_recipe_ticks(PAGE, LESSON, "t2", lambda at: choose(at, query=IT, offset=2))
     assert "t2" in ticked(at, LESSON)
 
 
@@ -85,3 +86,26 @@ def test_the_hand_made_look_back_head_spreads_evenly_without_a_token_k_back():
     w = parallel_heads([back_q], [back_k], [PRONOUN.vectors], mask=causal_mask(10)).weights[0]
     np.testing.assert_allclose(w[1, :2], [0.5, 0.5])
     np.testing.assert_allclose(w[2, :3], [1 / 3] * 3)
+
+
+def test_t2_needs_it_as_the_query():
+    """k = 2 makes the look-back head land two back from every query; t2 asks for
+    it with それ as the query, so another query must not tick it."""
+    from conftest import open_page
+
+    at = open_page(PAGE, "en")
+    choose(at, query=PRONOUN.index("魚"))
+    choose(at, offset=2)
+    assert "t2" not in ticked(at, LESSON)
+    choose(at, query=IT)
+    assert "t2" in ticked(at, LESSON)
+
+
+def test_t1_does_not_count_a_tie():
+    """が with k = 3 has no token three back: the look-back head splits 50/50
+    between 猫 and が; that is not "looking most" at either."""
+    from conftest import open_page
+
+    at = open_page(PAGE, "en")
+    choose(at, query=PRONOUN.index("が"), offset=3)
+    assert "t1" not in ticked(at, LESSON)

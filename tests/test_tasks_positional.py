@@ -73,3 +73,20 @@ def test_t1_needs_a_slowest_hand():
     assert "t1" not in ticked(at, LESSON)
     set_d(at, 4)
     assert "t1" in ticked(at, LESSON)
+
+
+def test_t2_is_not_solved_by_the_default_positions():
+    """At the default 50 positions one hand already shows positions 0 and 44 almost
+    on one mark: setting d_model to 2 alone must not tick t2 (the learner has to
+    add positions past a view without such a pair)."""
+    from conftest import open_page
+
+    at = open_page(PAGE, "en")
+    set_d(at, 2)
+    assert "t2" not in ticked(at, LESSON)
+    set_n(at, 256)
+    assert "t2" not in ticked(at, LESSON)  # more positions, but never a view without a near pair
+    set_n(at, 30)
+    assert "t2" not in ticked(at, LESSON)  # no near pair among 30 positions
+    set_n(at, 50)
+    assert "t2" in ticked(at, LESSON)

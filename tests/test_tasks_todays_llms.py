@@ -36,7 +36,7 @@ def share_key_value_heads(at):
 
 def small_masked_blocks(at):
     at.toggle(key="llm_masked").set_value(True).run()
-    at.slider(key="llm_block").set_value(3).run()
+    at.slider(key="llm_block").set_value(2).run()
 
 
 @pytest.mark.parametrize(
@@ -82,6 +82,17 @@ def test_masked_large_blocks_do_not_tick():
     at = open_page(PAGE, "en")
     at.toggle(key="llm_masked").set_value(True).run()
     at.slider(key="llm_block").set_value(4).run()
+    assert "t4" not in ticked(at, LESSON)
+
+
+def test_blocks_that_never_rescale_do_not_tick():
+    """Blocks of 3: 魚, the top score of それ, is in the first block (猫 が 魚), so the
+    running maximum never changes and the demo shows no rescaling: t4 must not tick."""
+    from conftest import open_page
+
+    at = open_page(PAGE, "en")
+    at.toggle(key="llm_masked").set_value(True).run()
+    at.slider(key="llm_block").set_value(3).run()
     assert "t4" not in ticked(at, LESSON)
 
 

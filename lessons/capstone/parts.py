@@ -37,6 +37,8 @@ from lesson_core.capstone import (
     look_back,
     nearest_heads,
     parameter_groups,
+    rate_advice,
+    reference_losses,
     shown_tokens,
     snap,
     step_budget,
@@ -241,6 +243,21 @@ def loss_chart(losses: np.ndarray, steps: int) -> None:
     )
 
 
+def reference_caption() -> None:
+    """What the loss can be read against: the bigram's, a model's that cannot tell
+    ねこ は from いぬ は, and the best possible, with the target among them."""
+    ref = reference_losses()
+    st.caption(
+        t(
+            "capstone.chart.reference",
+            bigram=num(ref.bigram, 3),
+            blind=num(ref.blind, 3),
+            best=num(ref.best, 3),
+            target=num(LOSS_TARGET),
+        )
+    )
+
+
 def over_budget(config: Config) -> bool:
     """Too much work for one training: say how many steps this size allows."""
     budget = step_budget(config)
@@ -287,8 +304,16 @@ def training_status(result: TrainResult) -> None:
             )
         )
     else:
+        advice = rate_advice(result.config.learning_rate)
         st.warning(
-            t("capstone.train.short", steps=result.step, first=first, last=last, target=num(LOSS_TARGET))
+            t(
+                f"capstone.train.short_{advice}",
+                steps=result.step,
+                first=first,
+                last=last,
+                target=num(LOSS_TARGET),
+                rate=lr_text(result.config.learning_rate),
+            )
         )
 
 

@@ -164,5 +164,6 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
     else:
         parts.loss_chart(result.losses, config.steps)
         st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
+    parts.reference_caption()
     parts.training_status(result)
     return result

@@ -10,7 +10,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from course_app import bound, charts, gloss, num, pct, t, t_count, vec, views
-from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes
+from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes, leaders
 
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
 MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back
@@ -75,29 +75,43 @@ def heads_section(
     query: int,
     offset: int,
     bars_area: DeltaGenerator,
-) -> tuple[int, int]:
+) -> list[list[int]]:
     """Both heads' weights for the query as bars (drawn into ``bars_area``, above
-    the controls), a sentence naming each head's top token, the two full maps
-    side by side and the concatenated outputs. Returns each head's top token."""
+    the controls), a sentence naming each head's top token (or its tie), the two
+    full maps side by side and the concatenated outputs. Returns each head's
+    top tokens: one, or several that tie."""
     labels = [gloss(tok) for tok in tokens]
     names = [head_label(name, offset) for name in HEAD_NAMES]
     series = {name: heads.weights[k, query] for k, name in enumerate(names)}
     with bars_area:
         head_bars(labels, series, t("multi_head.heads.bars_alt", query=labels[query]))
-    tops = [int(np.argmax(heads.weights[k, query])) for k in range(len(HEAD_NAMES))]
-    st.markdown(
-        t(
-            "multi_head.heads.summary",
-            query=labels[query],
-            top_a=labels[tops[0]],
-            weight_a=pct(heads.weights[0, query, tops[0]]),
-            top_b=labels[tops[1]],
-            weight_b=pct(heads.weights[1, query, tops[1]]),
-        )
-    )
+    tops = [leaders(heads.weights[k, query]).tolist() for k in range(len(HEAD_NAMES))]
+    looks = [looks_most(labels, heads.weights[k, query], top) for k, top in enumerate(tops)]
+    st.markdown(t("multi_head.heads.summary", query=labels[query], head_a=looks[0], head_b=looks[1]))
     head_maps(tokens, heads, allowed, names)
     concat_note(labels, heads, query)
-    return tops[0], tops[1]
+    return tops
+
+
+def looks_most(labels: Sequence[str], row: np.ndarray, top: Sequence[int]) -> str:
+    """'looks most at X (w)', or for a tie 'puts the same largest weight, w, on X and Y'."""
+    if len(top) == 1:
+        return t("multi_head.heads.most", token=labels[top[0]], weight=pct(row[top[0]]))
+    names = t("multi_head.heads.and").join(labels[i] for i in top)
+    return t("multi_head.heads.tie", tokens=names, weight=pct(row[top[0]]))
+
+
+def flat_text(tokens: Sequence[str], row: np.ndarray, query: int) -> None:
+    """The untrained heads' largest weight for the query, with every (head, token)
+    that reaches it: keys that are the same vector (が and を) always tie.
+
+    Shapes: row [h, n]"""
+    places = [divmod(int(i), row.shape[1]) for i in leaders(row)]
+    where = t("multi_head.heads.and").join(
+        t("multi_head.run.place", head=h + 1, token=gloss(tokens[k])) for h, k in places
+    )
+    key = "multi_head.run.flat" if len(places) == 1 else "multi_head.run.flat_tie"
+    st.markdown(t(key, it=gloss(tokens[query]), top=pct(row[places[0]]), where=where))
 
 
 def head_maps(tokens: Sequence[str], heads: HandMadeHeads, allowed: np.ndarray, names: Sequence[str]) -> None:

@@ -1,5 +1,6 @@
-"""Lesson 5 — positional encoding: attention alone is blind to order (with the
-causal mask, blind to the order inside each prefix); sinusoidal marks."""
+"""Lesson 5 — positional encoding: attention alone is blind to order (one layer
+with the causal mask is blind to the order inside each prefix; stacked masked
+layers recover some of it); sinusoidal marks."""
 
 import numpy as np
 import streamlit as st
@@ -19,6 +20,7 @@ from lessons.positional import parts
 
 LESSON, TABLE_SIZE = "positional", (12, 8)
 LONG_RUN, COLLISION, ALIKE = 200, 0.05, 0.95  # thresholds of the try-this tasks
+CLEAR_SEEN = "pe_t2_clear_seen"  # task t2: this session saw one hand with no near-collision
 SENT_A, SENT_B = WORD_ORDER
 
 
@@ -39,17 +41,19 @@ def order_demo() -> None:
     without and with positions added (the mask switch changes both tables)."""
     order_intro()
     table_area = st.container()
-    causal = parts.mask_switch()
-    plain = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=False, causal=causal)
+    causal, layers = parts.mask_switch(), parts.layers_choice()
+    plain = compare_word_orders(
+        SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=False, causal=causal, layers=layers
+    )
     with table_area:
         st.subheader(t("positional.order.without"))
         parts.order_table(SENT_A, SENT_B, plain)
     if causal:
-        masked_note(plain)
+        masked_note(plain, layers)
     else:
         st.markdown(t("positional.order.same", largest=num(plain.largest, 3)))
-        st.markdown(t("positional.order.why"))
-    with_positions(causal)
+        st.markdown(t("positional.order.why" if layers == 1 else "positional.order.why_stacked"))
+    with_positions(causal, layers)
 
 
 def order_intro() -> None:
@@ -67,26 +71,28 @@ def order_intro() -> None:
     st.caption(t("ui.hand_made"))
 
 
-def masked_note(plain: OrderComparison) -> None:
-    """With the causal mask and no positions: which tokens' outputs change, and why."""
+def masked_note(plain: OrderComparison, layers: int) -> None:
+    """With the causal mask and no positions: which tokens' outputs change, and why
+    (one layer: only where the prefix holds other tokens; two: the later ones too)."""
     kept = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if same]
     changed = [gloss(tok) for tok, same in zip(SENT_A, plain.unchanged, strict=True) if not same]
     sep = t("positional.order.sep")
     words = {"changed": sep.join(changed), "kept": sep.join(kept)}
-    st.markdown(
-        t(
-            "positional.order.masked",
-            **words,
-            largest=num(plain.largest, 3),
-            smallest=num(float(np.min(plain.differences)), 3),
-        )
-    )
-    st.markdown(t("positional.order.masked_why", **words))
+    numbers = {"largest": num(plain.largest, 3), "smallest": num(float(np.min(plain.differences)), 3)}
+    if kept:
+        st.markdown(t("positional.order.masked", **words, **numbers))
+        if layers == 1:
+            st.markdown(t("positional.order.masked_why", **words))
+        return
+    st.markdown(t("positional.order.masked_all", changed=words["changed"], **numbers))
+    st.markdown(t("positional.order.masked_stacked"))
 
 
-def with_positions(causal: bool) -> None:
+def with_positions(causal: bool, layers: int) -> None:
     """The same two sentences with each position's encoding added: every output differs."""
-    placed = compare_word_orders(SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=causal)
+    placed = compare_word_orders(
+        SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=causal, layers=layers
+    )
     st.subheader(t("positional.order.with"))
     st.markdown(t("positional.order.with_body", last=len(SENT_A) - 1))
     parts.order_table(SENT_A, SENT_B, placed)
@@ -132,7 +138,7 @@ def explorer() -> None:
     parts.maps_section(view)
     checks = {
         "t1": n >= LONG_RUN and d >= 4,  # a slowest hand exists only with two or more pairs
-        "t2": d == 2 and view.closest_distance < COLLISION,
+        "t2": found_collision(d, view.closest_distance),
         "t3": view.neighbour_cosine >= ALIKE,
     }
     try_this(
@@ -143,6 +149,19 @@ def explorer() -> None:
         target=num(ALIKE),
         current=num(view.neighbour_cosine, 3),
     )
+
+
+def found_collision(d: int, closest: float) -> bool:
+    """Task t2: with one hand (d = 2), the learner first saw no two marks close
+    (too few positions) and then added positions until two nearly coincide. The
+    default 50 positions already hold such a pair, so setting d = 2 alone must
+    not tick it."""
+    if d != 2:
+        return False
+    if closest >= COLLISION:
+        st.session_state[CLEAR_SEEN] = True
+        return False
+    return bool(st.session_state.get(CLEAR_SEEN))
 
 
 def same_token_section() -> None:

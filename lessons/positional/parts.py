@@ -17,6 +17,7 @@ from lesson_core.positional import (
     PlacedToken,
     PositionMap,
     pairwise_distances,
+    similarity_trend,
     single_hand,
     wavelengths,
 )
@@ -60,6 +61,23 @@ def mask_switch() -> bool:
             key="pe_mask",
         )
     )
+
+
+LAYERS = (1, 2)
+
+
+def layers_choice() -> int:
+    """How many attention layers the word-order comparison stacks (1 or 2)."""
+    layers = bound(
+        st.radio,
+        t("positional.order.layers_label"),
+        LAYERS,
+        index=0,
+        horizontal=True,
+        help=t("positional.order.layers_help"),
+        key="pe_layers",
+    )
+    return int(layers) if layers in LAYERS else LAYERS[0]
 
 
 def size_error(err: EncodingSizeError) -> None:
@@ -194,13 +212,38 @@ def maps_section(view: PositionMap) -> None:
         t(
             "positional.explore.similarity_body",
             itself=num(s[0, 0]),
+            half=d // 2,
             near=num(s[0, 1]),
             far_pos=n - 1,
             far=num(s[0, -1]),
         )
     )
+    trend = similarity_trend(s)
+    if trend.falls:
+        st.markdown(t("positional.explore.similarity_falls"))
+    else:
+        low, high = distinct(trend.low, trend.high or 0.0)
+        st.markdown(
+            t(
+                "positional.explore.similarity_wavy",
+                low_at=trend.low_at,
+                low=low,
+                high_at=trend.high_at,
+                high=high,
+            )
+        )
+    st.markdown(t("positional.explore.similarity_offset"))
     i, j = view.closest
     st.markdown(t("positional.explore.closest", i=i, j=j, distance=num(view.closest_distance, 3)))
+
+
+def distinct(low: float, high: float) -> tuple[str, str]:
+    """Two numbers with as many decimals (2 to 4) as it takes for them to read
+    differently, so that "back up to" never shows the same number twice."""
+    digits = 2
+    while num(low, digits) == num(high, digits) and digits < 4:
+        digits += 1
+    return num(low, digits), num(high, digits)
 
 
 def same_token_section(placed: PlacedToken) -> None:

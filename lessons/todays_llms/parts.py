@@ -8,6 +8,8 @@ The mini GPT is trained once per server process with the default settings
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import streamlit as st
@@ -110,9 +112,10 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
     tokens = gen.tokens[:step]
     nxt = gen.tokens[step]
     shown = t("todays_llms.cache.stop") if nxt == EOS else gloss(nxt)
+    given = step < gen.prompt_length  # the next token is still the learner's own start
     st.markdown(
         t(
-            "todays_llms.cache.sofar",
+            "todays_llms.cache.sofar_prompt" if given else "todays_llms.cache.sofar",
             text=md_escape(" ".join(gloss(tok) for tok in tokens)),
             new=md_escape(gloss(tokens[-1])),
             next=md_escape(shown),
@@ -214,6 +217,8 @@ def cache_size_section() -> None:
             gpt=megabytes(gpt),
         )
     )
+    if tokens > GPT2_SMALL.context:
+        st.caption(t("todays_llms.gqa.context", model=GPT2_SMALL.name, context=f"{GPT2_SMALL.context:,}"))
 
 
 # --- 2. RoPE ----------------------------------------------------------------------
@@ -480,7 +485,15 @@ def long_section() -> None:
             all_size=megabytes(score_matrix_bytes(n, GPT2_SMALL.q_heads, GPT2_SMALL.layers, HALF_PRECISION)),
         )
     )
-    timing = measured(n)
+    growth_chart(measured(n), n)
+
+
+def growth_chart(timing: Timing, n: int) -> None:
+    """How the work grows with n, each as a multiple of its value at the smallest n:
+    the exact multiply-adds of one head (2 · n² · d: the scores Q Kᵀ, then the
+    weights times V), and the measured time as an illustration only."""
+    sizes = np.asarray(timing.sizes, dtype=float)
+    ops = 2 * sizes**2 * TIMING_D
     spec = charts.line_spec(
         t("todays_llms.long.chart_x"),
         t("todays_llms.long.chart_y"),
@@ -489,9 +502,18 @@ def long_section() -> None:
         log_y=True,
         height=240,
     )
-    frame = charts.line_frame(timing.sizes, {t("todays_llms.long.series_time"): timing.seconds * 1000})
-    charts.show(frame, spec, t("todays_llms.long.chart_alt", n=n))
-    st.caption(t("todays_llms.long.timing_note", repeats=TIMING_REPEATS))
+    series = {
+        t("todays_llms.long.series_ops", d=TIMING_D): ops / ops[0],
+        t("todays_llms.long.series_time"): timing.seconds / timing.seconds[0],
+    }
+    charts.show(charts.line_frame(timing.sizes, series), spec, t("todays_llms.long.chart_alt", n=n))
+    note = {"repeats": TIMING_REPEATS, "first": int(sizes[0]), "d": TIMING_D}
+    if len(sizes) > 1:
+        ratio = timing.seconds[-1] / timing.seconds[-2]
+        note |= {"a": int(sizes[-2]), "b": int(sizes[-1]), "ratio": num(ratio, 1)}
+        st.caption(t("todays_llms.long.timing_note", **note))
+    else:
+        st.caption(t("todays_llms.long.timing_alone", **note))
 
 
 def block_section() -> tuple[int, bool]:
@@ -505,6 +527,7 @@ def block_section() -> tuple[int, bool]:
     it = gloss(PRONOUN.tokens[PRONOUN_QUERY])
     st.caption(t("todays_llms.long.trace_caption", it=it))
     trace_table(res.trace, block, n)
+    rescale_text(res.trace, block)
     diff = float(np.abs(res.output - plain.output).max())
     rows, cols = res.largest
     if cols == n:
@@ -544,7 +567,40 @@ def trace_table(tr: BlockTrace, block: int, n: int) -> None:
                 ],
                 t("todays_llms.long.col_max"): [num(v, 3) if np.isfinite(v) else "−∞" for v in tr.maxima],
                 t("todays_llms.long.col_sum"): [num(v, 3) for v in tr.sums],
+                t("todays_llms.long.col_rescale"): [
+                    "—" if f is None else num(f, 3) for f in rescale_factors(tr.maxima)
+                ],
             }
         ),
         hide_index=True,
+    )
+
+
+def rescale_factors(maxima: np.ndarray) -> list[float | None]:
+    """exp(old largest − new largest) by which each block shrinks what was summed
+    before it; None for the first block and while nothing was summed (−∞)."""
+    out: list[float | None] = [None]
+    for old, new in itertools.pairwise(maxima):
+        out.append(float(np.exp(old - new)) if np.isfinite(old) else None)
+    return out
+
+
+def rescale_text(tr: BlockTrace, block: int) -> None:
+    """Name the first block where the largest score rose and what was summed
+    shrank; or say that with these blocks nothing ever is rescaled."""
+    factors = rescale_factors(tr.maxima)
+    first = next((i for i, f in enumerate(factors) if f is not None and f < 1), None)
+    it = gloss(PRONOUN.tokens[PRONOUN_QUERY])
+    if first is None:
+        st.markdown(t("todays_llms.long.no_rescale", it=it, block=block))
+        return
+    st.markdown(
+        t(
+            "todays_llms.long.rescale",
+            it=it,
+            block=first + 1,
+            old=num(tr.maxima[first - 1], 3),
+            new=num(tr.maxima[first], 3),
+            factor=num(factors[first] or 0.0, 3),
+        )
     )

@@ -1,0 +1,119 @@
+"""Statement audit, lesson 7 (the mini GPT): the advice after a run that ends
+above the target depends on the learning rate, and every figure it and quiz 2
+quote is what training gives; the reference losses beside the curve are
+recomputed here from the corpus; the page says that training clips the
+gradient; and the tasks tick only for a run this learner asked for."""
+
+import math
+from collections import Counter, defaultdict
+from dataclasses import replace
+
+import pytest
+from conftest import all_text, open_page
+from task_audit import ticked
+
+from course_app.i18n import catalog
+from lesson_core.examples import CORPUS
+from lesson_core.transformer import BOS, EOS, Config, train
+from lessons.capstone import training
+
+PAGE, LESSON = "pages/7_capstone.py", "capstone"
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    training.clear_cache()
+
+
+def conditional_entropy(context) -> float:
+    """Mean −log p(next | context(prefix)) with p the corpus's own shares."""
+    counts = defaultdict(Counter)
+    for sentence in CORPUS:
+        ids = (BOS, *sentence, EOS)
+        for i in range(1, len(ids)):
+            counts[context(ids[:i])][ids[i]] += 1
+    total = sum(sum(c.values()) for c in counts.values())
+    return -sum(k * math.log(k / sum(c.values())) for c in counts.values() for k in c.values()) / total
+
+
+POOLED = {(BOS, "ねこ", "は"), (BOS, "いぬ", "は")}
+BIGRAM = conditional_entropy(lambda p: p[-1])
+BLIND = conditional_entropy(lambda p: "pooled" if p in POOLED else p)
+BEST = conditional_entropy(lambda p: p)
+
+
+def test_reference_losses_recomputed():
+    from lesson_core.capstone import reference_losses
+
+    assert (round(BIGRAM, 3), round(BLIND, 3), round(BEST, 3)) == (0.835, 0.5, 0.435)
+    ref = reference_losses()
+    assert (ref.bigram, ref.blind, ref.best) == pytest.approx((BIGRAM, BLIND, BEST))
+
+
+def show(lang: str, config: Config, params: dict[str, str]):
+    """The page for ``config``, its run already kept (as after another learner's training)."""
+    training.remember(train(CORPUS, config))
+    return open_page(PAGE, lang, params)
+
+
+@pytest.mark.parametrize(("rate", "advice"), [(0.2, "smaller"), (0.001, "larger")])
+def test_advice_depends_on_the_learning_rate(lang, rate, advice):
+    """0.2 ends above the target because its steps overshoot: the hint says to
+    lower the rate, never to raise it; 0.001 ends above it because it crawls."""
+    at = show(lang, replace(Config(), learning_rate=rate), {"gpt_lr": str(rate)})
+    (warning,) = [w.value for w in at.warning]
+    lower = {"en": "Try a **smaller** rate", "ja": "**下げて**"}[lang]
+    raise_it = {"en": "or a larger rate", "ja": "学習率を上げてみてください"}[lang]
+    assert (lower in warning, raise_it in warning) == (advice == "smaller", advice == "larger")
+    text = all_text(at)
+    for figure in (BIGRAM, BLIND, BEST):
+        assert f"**{figure:.3f}**" in text  # the reference losses beside the curve
+
+
+def test_rate_figures_the_advice_and_quiz_quote():
+    """short_smaller: 0.02 reaches the target at step 22, 0.05 at step 29, 0.5
+    diverges; quiz 2: at 0.2 the loss falls from 3.129 and ends near 0.48."""
+    runs = {r: train(CORPUS, replace(Config(), learning_rate=r)) for r in (0.02, 0.05, 0.2, 0.5)}
+    assert runs[0.02].target_step == 22 and runs[0.05].target_step == 29
+    assert runs[0.5].status == "diverged"
+    assert runs[0.2].status == "finished" and not runs[0.2].reached_target
+    assert round(float(runs[0.2].losses[0]), 3) == 3.129 and round(runs[0.2].final_loss, 2) == 0.48
+    en, ja = catalog("en"), catalog("ja")
+    for figure in ("0.02", "22", "0.05", "29", "0.5"):
+        assert figure in en["capstone.train.short_smaller"] and figure in ja["capstone.train.short_smaller"]
+    for figure in ("3.129", "0.48", "0.5"):
+        assert figure in en["capstone.quiz.q2.feedback"][2] and figure in ja["capstone.quiz.q2.feedback"][2]
+    assert "does not go down in the first place" not in en["capstone.quiz.q2.feedback"][2]
+    texts = " ".join(str(v) for k, v in en.items() if k.startswith("capstone."))
+    assert "slightly larger learning rate" not in texts
+
+
+def test_the_page_says_training_clips_the_gradient(lang):
+    at = open_page(PAGE, lang)
+    word = "clipped" if lang == "en" else "クリップ"
+    assert word in all_text(at) and f"{Config().clip_norm:.0f}" in all_text(at)
+
+
+FAST_ONE_HEAD = Config(d_model=32, n_heads=1, n_blocks=1, steps=100)  # reaches the target at step 85
+URL_ONE_HEAD = {"gpt_width": "32", "gpt_heads": "1", "gpt_blocks": "1", "gpt_steps": "100"}
+
+
+def test_another_learners_run_ticks_nothing_until_this_learner_presses_train():
+    """A kept run shows at once, but t1 (one head, below the target) needs this
+    learner to press Train; pressing it (the kept result is reused) ticks it."""
+    at = show("en", FAST_ONE_HEAD, URL_ONE_HEAD)
+    assert training.cached(FAST_ONE_HEAD).reached_target
+    assert "cached result" in all_text(at)
+    assert ticked(at, LESSON) == set()
+    at.button(key="gpt_train").click().run()
+    assert "t1" in ticked(at, LESSON)
+
+
+def test_a_kept_diverged_run_does_not_tick_t3():
+    config = Config(d_model=8, n_heads=1, n_blocks=1, steps=40, learning_rate=1.0)
+    url = {"gpt_width": "8", "gpt_heads": "1", "gpt_blocks": "1", "gpt_steps": "40", "gpt_lr": "1"}
+    at = show("en", config, url)
+    assert training.cached(config).status == "diverged"
+    assert ticked(at, LESSON) == set()
+    at.button(key="gpt_train").click().run()
+    assert "t3" in ticked(at, LESSON)
