@@ -21,7 +21,18 @@ def test_requirements_txt_matches_pyproject():
     reqs = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     assert sorted(reqs) == sorted(project["dependencies"])
     names = {re.split(r"[<>=!~ ]", r)[0].lower() for r in reqs}
-    assert names == {"streamlit", "numpy", "pandas", "altair", "pyarrow", "sudachipy", "sudachidict_core"}
+    assert names == {
+        "streamlit",
+        "numpy",
+        "pandas",
+        "altair",
+        "pyarrow",
+        "sudachipy",
+        "sudachidict_core",
+        "sqlalchemy",
+        "psycopg",
+        "psycopg-binary",
+    }
 
 
 def test_every_library_the_app_imports_is_a_dependency():
