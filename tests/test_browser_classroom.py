@@ -30,7 +30,7 @@ def create_class(page, url: str) -> str:
     """The teacher creates "2-B" and reads its join link."""
     from playwright.sync_api import expect
 
-    open_app(page, f"{url}/teacher?lang=en")
+    open_app(page, f"{url}/teacher?lang=en", timeout_ms=180_000)
     page.get_by_role("tab", name="Create a class").click()
     form = page.locator('[data-testid="stForm"]').filter(has=page.get_by_label("Class name"))
     form.get_by_label("Class name").fill("2-B")
@@ -47,13 +47,13 @@ def join_and_work(page, link: str, nickname: str, right: bool) -> None:
     answer its first quiz question (right or wrong)."""
     from playwright.sync_api import expect
 
-    open_app(page, f"{link}&lang=en")
+    open_app(page, f"{link}&lang=en", timeout_ms=180_000)
     page.get_by_label("Nickname").fill(nickname)
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page.get_by_text(f"as “{nickname}”")).to_be_visible(timeout=60_000)
     page.wait_for_selector(IDLE)
     seat = parse_qs(urlsplit(page.url).query)["seat"][0]
-    open_app(page, f"{link.split('/?')[0]}/attention?lang=en&seat={seat}")
+    open_app(page, f"{link.split('/?')[0]}/attention?lang=en&seat={seat}", timeout_ms=180_000)
     step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 5)  # temperature 1.5: the fish task
     task = page.locator('[data-testid="stMarkdown"]', has_text="raise the temperature")
     expect(task.get_by_role("img", name="check_box icon", exact=True)).to_be_visible(timeout=60_000)

@@ -4,8 +4,8 @@ server process, through ``st.connection(..., type="sql")``.
 Without configuration the database is a SQLite file, ``classroom.sqlite3``
 in the data folder (``$CLASSROOM_DATA`` or ``data/`` beside the app), which
 the two processes of ``deploy/`` share. With a ``[connections.classroom]``
-table in ``.streamlit/secrets.toml`` (``url = "postgresql+psycopg://..."``)
-that database is used instead.
+table in ``.streamlit/secrets.toml`` (``url = "postgresql+psycopg://..."``),
+or else a URL in ``$CLASSROOM_DATABASE_URL``, that database is used instead.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ def _configured_url() -> str | None:
 
 
 def database_url() -> str:
-    """The secrets' URL, or the SQLite file in the data folder (created if missing)."""
-    url = _configured_url()
+    """The secrets' URL, else $CLASSROOM_DATABASE_URL, else the SQLite file in
+    the data folder (created if missing)."""
+    url = _configured_url() or os.environ.get("CLASSROOM_DATABASE_URL")
     if url:
         return str(url)
     folder = Path(os.environ.get("CLASSROOM_DATA") or DATA_DIR)

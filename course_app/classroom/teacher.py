@@ -6,7 +6,9 @@ the toolbar's CSV download. Deleting the class deletes its data."""
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from urllib.parse import urlencode, urlsplit
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
 import streamlit as st
@@ -127,7 +129,7 @@ def live_tables(opened: store.ClassInfo, minutes: int) -> None:
     except sa.exc.SQLAlchemyError:
         st.warning(problem("database"))
         return
-    now = time.strftime("%H:%M:%S")
+    now = clock_time()
     st.caption(t_count("teacher.refreshed", REFRESH_SECONDS, time=now, seconds=REFRESH_SECONDS))
     if dropped:
         st.warning(t_count("teacher.dropped", dropped, n=dropped))
@@ -135,6 +137,15 @@ def live_tables(opened: store.ClassInfo, minutes: int) -> None:
     quiz_table(events)
     task_table(events)
     stuck_table(members, events, minutes)
+
+
+def clock_time() -> str:
+    """The time now on the teacher's clock (the browser's time zone; UTC if unknown)."""
+    try:
+        zone = ZoneInfo(st.context.timezone or "UTC")
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        zone = ZoneInfo("UTC")
+    return datetime.now(zone).strftime("%H:%M:%S")
 
 
 def grid_table(members: list[store.Member], events: list[store.Done]) -> None:
