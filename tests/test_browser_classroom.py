@@ -12,6 +12,7 @@ import pytest
 from apprun import IDLE, open_app, running_app, step_slider
 
 from course_app.classroom import teacher
+from course_app.i18n import catalog
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +59,8 @@ def join_and_work(page, link: str, nickname: str, right: bool) -> None:
     task = page.locator('[data-testid="stMarkdown"]', has_text="raise the temperature")
     expect(task.get_by_role("img", name="check_box icon", exact=True)).to_be_visible(timeout=60_000)
     page.wait_for_selector(IDLE)
-    question = page.locator('[data-testid="stRadio"]').first
-    question.locator("label").nth(1 if right else 0).click()  # attention q1: the answer is option 2
+    options = catalog("en")["attention.quiz.q1.options"]  # the right answer is the second
+    page.get_by_text(options[1 if right else 0], exact=True).click()
     expect(page.get_by_text("Correct!" if right else "Not quite.").first).to_be_visible(timeout=60_000)
 
 

@@ -10,6 +10,7 @@ or else a URL in ``$CLASSROOM_DATABASE_URL``, that database is used instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 from pathlib import Path
@@ -38,7 +39,8 @@ def database_url() -> str:
     if url:
         return str(url)
     folder = Path(os.environ.get("CLASSROOM_DATA") or DATA_DIR)
-    folder.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):  # then opening the file fails, and the page says so
+        folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'classroom.sqlite3'}"
 
 

@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import secrets
 import time
+import weakref
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -109,13 +110,17 @@ def make_engine(url: str) -> sa.Engine:
     return prepare(sa.create_engine(url, **engine_options(url)))
 
 
+_PREPARED: weakref.WeakSet[sa.Engine] = weakref.WeakSet()  # engines given their listeners once
+
+
 def prepare(engine: sa.Engine) -> sa.Engine:
     """SQLite: WAL mode (readers never wait for the writer, two processes may
     share the file), a 10 s wait for a lock, foreign keys on, and each
     transaction taking the write lock at its start (BEGIN IMMEDIATE), so two
     processes never deadlock upgrading a read into a write. Nothing for PostgreSQL."""
-    if engine.dialect.name != "sqlite":
+    if engine.dialect.name != "sqlite" or engine in _PREPARED:
         return engine
+    _PREPARED.add(engine)
 
     @sa_event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection, _record):
