@@ -8,7 +8,6 @@ import threading
 import time
 
 import pytest
-from classroom_db import db_url, engine, pg_server  # noqa: F401  (fixtures)
 
 from course_app.classroom import store
 from course_app.classroom.events import Writer

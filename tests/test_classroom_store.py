@@ -9,7 +9,6 @@ import threading
 
 import pytest
 import sqlalchemy as sa
-from classroom_db import db_url, engine, pg_server  # noqa: F401  (fixtures)
 
 from course_app.classroom import report, store
 from course_app.classroom.store import (
