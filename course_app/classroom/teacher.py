@@ -170,12 +170,12 @@ def quiz_table(events: list[store.Done]) -> None:
         charts.table(
             {
                 t("teacher.col_lesson"): [t(f"{r.lesson}.menu") for r in rows],
+                t("teacher.col_share"): [pct(r.share, 0) if r.answered else "—" for r in rows],
+                t("teacher.col_right_first"): [r.right_first for r in rows],
+                t("teacher.col_answered"): [r.answered for r in rows],
                 t("teacher.col_question"): [
                     plain_maths(t(f"{r.lesson}.quiz.{r.quiz}.question")) for r in rows
                 ],
-                t("teacher.col_answered"): [r.answered for r in rows],
-                t("teacher.col_right_first"): [r.right_first for r in rows],
-                t("teacher.col_share"): [pct(r.share, 0) if r.answered else "—" for r in rows],
             }
         ),
         hide_index=True,
