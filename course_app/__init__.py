@@ -8,6 +8,7 @@ come from ``lesson_core``, which imports nothing from here.
 """
 
 from course_app import charts, course, maths, ranking, tables, views, wire_guard, word_split
+from course_app.classroom.teacher import teacher_page
 from course_app.course import LESSONS
 from course_app.glossary import TERMS
 from course_app.i18n import current_lang, gloss, md_escape, num, pct, pct_label, t, t_count, t_list, vec
@@ -60,6 +61,7 @@ __all__ = [
     "t_count",
     "t_list",
     "tables",
+    "teacher_page",
     "terms",
     "top_text",
     "try_this",

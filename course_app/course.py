@@ -41,9 +41,11 @@ class Extra:
 HOME = "streamlit_app.py"
 GLOSSARY = "pages/8_glossary.py"
 PLAYGROUND = "pages/9_playground.py"
+TEACHER = "pages/11_teacher.py"
 EXTRAS: tuple[Extra, ...] = (
     Extra("playground", PLAYGROUND, ":material/science:"),
     Extra("glossary", GLOSSARY, ":material/menu_book:"),
+    Extra("teacher", TEACHER, ":material/co_present:"),
 )
 
 LESSONS: tuple[Lesson, ...] = (

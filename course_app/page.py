@@ -13,6 +13,7 @@ from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_r
 from course_app import browser, course, progress
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
+from course_app.classroom import learner as classroom
 from course_app.i18n import LANGS, current_lang, forget_lang, t, t_list
 from course_app.memory import compact_malloc
 
@@ -90,6 +91,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     if done := st.session_state.pop(COMPLETED, None):
         st.toast(t(done), icon="🎉")
     draw_menu(lang, learner)
+    classroom.learner_panel(lesson_id)  # a class's join / leave, and a joined learner's visit
     return lang
 
 
@@ -172,7 +174,7 @@ def link_params() -> dict[str, str]:
     encoded = progress.encode(load_progress())
     if encoded:
         params[PROGRESS_PARAM] = encoded
-    return params
+    return params | classroom.link_params()
 
 
 def page_link(
@@ -212,6 +214,7 @@ def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **valu
     newly = {f"{lesson_id}.{tid}" for tid, ok in checks.items() if ok} - learner.tasks
     if newly:
         learner.tasks |= newly
+        classroom.record_tasks(lesson_id, newly)
         save_progress(learner)
         completed("ui.task_done")
     with st.container(border=True):
@@ -235,6 +238,7 @@ def share_view() -> None:
         return
     params = st.query_params.to_dict() | {"lang": current_lang()}
     params.pop(PROGRESS_PARAM, None)  # the view, not the sharer's progress
+    params.pop(classroom.SEAT_PARAM, None)  # nor the sharer's seat in a class
     url = f"{st.context.url or ''}?{urlencode(params)}"
     with share:
         st.caption(t("ui.share_help"))
@@ -268,6 +272,7 @@ def quiz(lesson_id: str, quiz_id: str) -> None:
     if choice is None:
         return
     right = choice == course.BY_ID[lesson_id].quiz(quiz_id).answer
+    classroom.record_answer(lesson_id, quiz_id, choice, right)
     (st.success if right else st.error)(quiz_message(right, feedback[choice]))
     learner = load_progress()
     if right and f"{lesson_id}.{quiz_id}" not in learner.quizzes:

@@ -9,6 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from apprun import CHROMIUM, CHROMIUM_ARGS, running_app
+from classroom_db import db_url, engine, pg_server  # noqa: F401  (the class database fixtures)
 from hypothesis import settings
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest

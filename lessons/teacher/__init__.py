@@ -1,0 +1,1 @@
+"""The teacher's page: a class's progress, live."""
