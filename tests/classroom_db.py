@@ -19,7 +19,9 @@ from course_app.classroom import store
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / ".ci" / "postgres.sh"
 REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1"
-PG_PORT = int(os.environ.get("CLASSROOM_PG_PORT", "5440"))
+# One server per pytest-xdist worker (gw0, gw1, ...), each on its own port.
+WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+PG_PORT = int(os.environ.get("CLASSROOM_PG_PORT", "5440")) + WORKER
 
 
 class Server:
