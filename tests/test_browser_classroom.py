@@ -62,7 +62,8 @@ def join_and_work(page, link: str, nickname: str, right: bool) -> None:
     options = catalog("en")["attention.quiz.q1.options"]  # the right answer is the second
     page.get_by_text(options[1 if right else 0], exact=True).click()
     verdict = catalog("en")["attention.quiz.q1.feedback"][1][:6] if right else catalog("en")["ui.wrong"]
-    expect(page.locator('[data-testid="stAlertContainer"]', has_text=verdict).first).to_be_visible(timeout=60_000)
+    verdict_box = page.locator('[data-testid="stAlertContainer"]', has_text=verdict).first
+    expect(verdict_box).to_be_visible(timeout=60_000)
 
 
 def test_two_learners_join_and_the_teacher_sees_both(browser, class_app):
