@@ -1,4 +1,4 @@
-"""Fixed text that must say what is true (issue 25, lessons 1-4, the glossary
+"""Fixed text that must say what is true (lessons 1-4, the glossary
 and the quiz feedback). Text that depends on the controls is checked through
 the pages (tests/test_statements_*.py); this file reads the catalogs."""
 

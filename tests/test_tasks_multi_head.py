@@ -67,7 +67,7 @@ def test_t2_look_two_back_from_sore():
 
 
 def test_t2_with_it_as_the_query():
-    """t2 asks for それ as the query (issue 25: it used to tick with any query)."""
+    """t2 asks for それ as the query (it used to tick with any query)."""
     at = assert_recipe_ticks(PAGE, LESSON, "t2", lambda at: choose(at, query=IT, offset=2))
     assert "t2" in ticked(at, LESSON)
 
