@@ -85,6 +85,30 @@ def test_two_processes_starting_together_upgrade_once(db_url):
         assert conn.execute(sa.text("SELECT COUNT(*) FROM schema_version")).scalar_one() == 1
 
 
+def test_two_processes_opening_a_new_sqlite_file_together_both_get_in(tmp_path):
+    """The first connections to a new file race to switch it to WAL; SQLite
+    refuses the loser at once (no busy wait). Twenty new files, two engines each."""
+    errors = []
+
+    def start(eng):
+        try:
+            store.upgrade(eng)
+        except Exception as error:  # pragma: no cover - the failure is reported below
+            errors.append(error)
+
+    for round_ in range(20):
+        url = f"sqlite:///{tmp_path / f'race-{round_}.sqlite3'}"
+        engines = [store.make_engine(url) for _ in range(2)]
+        threads = [threading.Thread(target=start, args=(eng,)) for eng in engines]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for eng in engines:
+            eng.dispose()
+    assert errors == []
+
+
 def test_a_class_code_is_long_random_and_url_safe(engine):
     codes = {store.create_class(engine, f"class {i}", "secret-1").code for i in range(8)}
     assert len(codes) == 8

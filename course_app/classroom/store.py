@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import sqlite3
 import time
 import weakref
 from collections.abc import Iterable
@@ -127,7 +128,7 @@ def prepare(engine: sa.Engine) -> sa.Engine:
         dbapi_connection.isolation_level = None  # transactions are begun below, not by pysqlite
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA busy_timeout = 10000")
-        cursor.execute("PRAGMA journal_mode = WAL")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA foreign_keys = ON")
         cursor.close()
 
@@ -136,6 +137,21 @@ def prepare(engine: sa.Engine) -> sa.Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
+
+
+def _switch_to_wal(cursor, wait: float = 10.0) -> None:
+    """PRAGMA journal_mode = WAL, retried for up to ``wait`` seconds: the switch
+    needs the file to itself and SQLite answers "database is locked" at once,
+    without its busy handler, while another connection is switching too."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.02)
 
 
 # The upgrade path: MIGRATIONS[v - 1] takes a database from version v - 1 to v.
