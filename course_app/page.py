@@ -8,7 +8,6 @@ import re
 from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from course_app import browser, course, progress
 from course_app.a11y import plain_maths
@@ -16,6 +15,7 @@ from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
 from course_app.i18n import LANGS, current_lang, forget_lang, t, t_list
 from course_app.memory import compact_malloc
+from course_app.streamlit_private import raw_query_string
 
 one_blas_thread()  # every page imports this module: the whole server process
 compact_malloc()
@@ -105,8 +105,7 @@ _KEPT = ("lang", PROGRESS_PARAM)
 def rescue_crowded_url() -> None:
     """Keep ``lang`` and ``p`` from a URL Streamlit refused for its size, and
     drop every other parameter (a link that long was never made by this app)."""
-    ctx = get_script_run_ctx()
-    raw = getattr(ctx, "query_string", "") or ""
+    raw = raw_query_string()
     if len(st.query_params) or not raw:
         return
     if raw.count("&") + 1 <= _CROWDED_FIELDS and len(raw) <= _CROWDED_CHARS:

@@ -26,9 +26,9 @@ from typing import Any, NoReturn
 
 import streamlit as st
 from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from course_app.i18n import md_escape, t
+from course_app.streamlit_private import correct_url_value, forget_url_value, url_params
 
 GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
 SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats
@@ -182,36 +182,28 @@ def forget_stale_value(kind: str, spec: dict[str, Any], key: str) -> None:
 def _forget(key: str) -> None:
     """Drop the control's value from the session and from the URL."""
     st.session_state.pop(key, None)
-    ctx = get_script_run_ctx()
-    if ctx is not None:
-        with ctx.session_state.query_params() as qp:
-            qp._initial_query_params.pop(key, None)
-            if qp.has_param(key):
-                qp.remove_param(key)
+    forget_url_value(key)
 
 
 def check_url_value(kind: str, spec: dict[str, Any], key: str) -> None:
     """Make what the URL holds for ``key`` valid before the widget reads it: both
     the current query string and the values Streamlit seeds widgets from."""
-    ctx = get_script_run_ctx()
-    if ctx is None:
-        return
-    with ctx.session_state.query_params() as qp:
-        seeds = qp._initial_query_params  # what the widget will be seeded from
+    with url_params() as found:
+        if found is None:
+            return
+        qp, seeds = found  # seeds: what the widget will be seeded from
         raw = seeds.get(key)
         if raw is None and qp.has_param(key):
             raw = st.query_params.get_all(key)
-        if raw is None:
-            return
-        ok, fixed = repair(kind, spec, raw)
-        if ok:
-            return
-        if fixed is None:
-            seeds.pop(key, None)
-            qp.remove_param(key)
-        else:
-            seeds[key] = [fixed]
-            qp.set_corrected_value(key, fixed, "string_value")
+    if raw is None:
+        return
+    ok, fixed = repair(kind, spec, raw)
+    if ok:
+        return
+    if fixed is None:
+        forget_url_value(key)
+    else:
+        correct_url_value(key, fixed)
     _tell(spec.get("label", key), raw, fixed)
 
 

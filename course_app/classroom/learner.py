@@ -14,12 +14,12 @@ import time
 
 import sqlalchemy as sa
 import streamlit as st
-from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
 
 from course_app import course
 from course_app.classroom import connect, store
 from course_app.classroom.limits import Limiter
 from course_app.i18n import md_escape, t, t_count
+from course_app.streamlit_private import session_id
 
 SEAT = "classroom_seat"  # session key: the store.Seat of a joined learner
 SEAT_PARAM, JOIN_PARAM = "seat", "join"
@@ -165,14 +165,9 @@ def _join_form(code: str) -> None:
             _join(typed_code, nickname)
 
 
-def _session_key() -> str:
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx else "?"
-
-
 def _join(code: str, nickname: str) -> None:
     """Join, or say why not (a wrong code costs a delay; many cost a wait)."""
-    wait = max(PER_SESSION.wait_for(_session_key()), PER_PROCESS.wait_for("all"))
+    wait = max(PER_SESSION.wait_for(session_id()), PER_PROCESS.wait_for("all"))
     if wait > 0:
         st.error(problem("too_many", seconds=int(wait) + 1))
         return
@@ -180,7 +175,7 @@ def _join(code: str, nickname: str) -> None:
         joined = store.join(connect.ready(), code, nickname)
     except store.ClassroomError as refused:
         if refused.code == "no_class":
-            PER_SESSION.failed(_session_key())
+            PER_SESSION.failed(session_id())
             PER_PROCESS.failed("all")
             pause(FAILED_JOIN_DELAY)
         st.error(problem(refused.code, max=store.NAME_MAX))

@@ -1,0 +1,52 @@
+"""Streamlit's private API: used in one place, and checked against the installed Streamlit."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from course_app import streamlit_private
+
+ROOT = Path(__file__).resolve().parent.parent
+ALLOWED = {"course_app/streamlit_private.py", "course_app/wire_guard.py"}
+PRIVATE_USE = re.compile(r"streamlit\.runtime|streamlit\.web|get_script_run_ctx|_initial_query_params")
+
+
+def app_sources() -> list[Path]:
+    files = [ROOT / "streamlit_app.py", *(ROOT / "pages").glob("*.py")]
+    for folder in ("course_app", "lessons"):
+        files += (ROOT / folder).rglob("*.py")
+    return files
+
+
+def test_every_private_name_the_app_relies_on_exists_in_this_streamlit():
+    assert streamlit_private.missing_private_names() == []
+
+
+def test_a_moved_name_is_reported(monkeypatch):
+    names = dict(streamlit_private.PRIVATE_NAMES)
+    names["streamlit.runtime.app_session"] = ("AppSession._handle_a_message_that_was_renamed",)
+    names["streamlit.runtime.no_such_module"] = ("anything",)
+    monkeypatch.setattr(streamlit_private, "PRIVATE_NAMES", names)
+    assert streamlit_private.missing_private_names() == [
+        "streamlit.runtime.app_session.AppSession._handle_a_message_that_was_renamed",
+        "streamlit.runtime.no_such_module",
+    ]
+
+
+def test_only_two_modules_touch_streamlits_internals():
+    sources = app_sources()
+    assert any(path.name == "url_state.py" for path in sources)  # the scan reaches the app's modules
+    users = {
+        str(path.relative_to(ROOT))
+        for path in sources
+        if PRIVATE_USE.search(path.read_text(encoding="utf-8"))
+    }
+    assert users == ALLOWED
+
+
+def test_every_internal_the_websocket_guard_patches_is_listed():
+    guard = (ROOT / "course_app/wire_guard.py").read_text(encoding="utf-8")
+    patched = set(re.findall(r"\b(AppSession\.\w+|WStates\.\w+)\s*=", guard))
+    listed = {name for names in streamlit_private.PRIVATE_NAMES.values() for name in names}
+    assert patched and patched <= listed
