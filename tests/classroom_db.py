@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
+from required import missing
 
 from course_app.classroom import store
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / ".ci" / "postgres.sh"
-REQUIRE_POSTGRES = os.environ.get("REQUIRE_POSTGRES") == "1"
 # One server per pytest-xdist worker (gw0, gw1, ...), each on its own port.
 WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
 PG_PORT = int(os.environ.get("CLASSROOM_PG_PORT", "5440")) + WORKER
@@ -51,20 +51,14 @@ class Server:
         return self.url
 
 
-def _postgres_missing(reason: str):
-    if REQUIRE_POSTGRES:
-        pytest.fail(f"REQUIRE_POSTGRES=1 but {reason}")
-    pytest.skip(reason)
-
-
 @pytest.fixture(scope="session")
 def pg_server():
     if not list(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl")) or not shutil.which("runuser"):
-        _postgres_missing("PostgreSQL's server is not installed (apt-get install postgresql)")
+        missing("REQUIRE_POSTGRES", "PostgreSQL's server is not installed (apt-get install postgresql)")
     try:
         server = Server()
     except RuntimeError as error:
-        _postgres_missing(f"PostgreSQL did not start: {error}")
+        missing("REQUIRE_POSTGRES", f"PostgreSQL did not start: {error}")
     yield server
     server.stop()
     shutil.rmtree(server.dir, ignore_errors=True)

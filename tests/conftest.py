@@ -11,6 +11,7 @@ import pytest
 from apprun import CHROMIUM, CHROMIUM_ARGS, running_app
 from classroom_db import db_url, engine, pg_server  # noqa: F401  (the class database fixtures)
 from hypothesis import settings
+from required import missing
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
@@ -85,14 +86,6 @@ def lang(request) -> str:
 
 # --- browser fixtures (tests/test_browser*.py) ---------------------------------
 
-REQUIRE_BROWSER = os.environ.get("REQUIRE_BROWSER") == "1"
-
-
-def _missing(reason: str):
-    if REQUIRE_BROWSER:
-        pytest.fail(f"browser tests are required here (REQUIRE_BROWSER=1) but {reason}")
-    pytest.skip(reason)
-
 
 @pytest.fixture(scope="session")
 def app_url():
@@ -105,11 +98,11 @@ def app_url():
 def browser():
     """Debian's Chromium driven by Playwright (never Playwright's own download)."""
     if not Path(CHROMIUM).exists():
-        _missing(f"no Chromium at {CHROMIUM}")
+        missing("REQUIRE_BROWSER", f"no Chromium at {CHROMIUM}")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _missing("playwright is not installed")
+        missing("REQUIRE_BROWSER", "playwright is not installed")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield b

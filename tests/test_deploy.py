@@ -9,7 +9,6 @@ unless REQUIRE_NGINX=1 (as CI sets), which makes a missing nginx a failure."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import socket
 import sys
@@ -22,6 +21,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
 from hostile import hold_websockets, learners_get_their_page, serving_two
+from required import missing
 
 pytestmark = pytest.mark.deploy
 
@@ -29,9 +29,7 @@ pytestmark = pytest.mark.deploy
 @pytest.fixture(scope="module")
 def deploy():
     if shutil.which("nginx") is None and not Path("/usr/sbin/nginx").exists():
-        if os.environ.get("REQUIRE_NGINX") == "1":
-            pytest.fail("the deploy tests are required here (REQUIRE_NGINX=1) but nginx is not installed")
-        pytest.skip("nginx is not installed")
+        missing("REQUIRE_NGINX", "nginx is not installed")
     with serving_two() as base:
         yield base
 
