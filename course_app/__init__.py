@@ -7,7 +7,7 @@ modules: what is listed here is the whole surface they may use. The numbers
 come from ``lesson_core``, which imports nothing from here.
 """
 
-from course_app import charts, course, maths, ranking, tables, views, wire_guard, word_split
+from course_app import charts, course, maths, ranking, tables, url_state, views, wire_guard, word_split
 from course_app.classroom.teacher import teacher_page
 from course_app.course import LESSONS
 from course_app.glossary import TERMS
@@ -65,6 +65,7 @@ __all__ = [
     "terms",
     "top_text",
     "try_this",
+    "url_state",
     "vec",
     "views",
     "word_split",

@@ -1,5 +1,11 @@
 """Controls kept in the URL, with the URL's value checked before Streamlit sees it.
 
+This is the one module that keeps a lesson's state in the URL: widgets
+through ``bound``, and the few values no widget holds (an edited query
+vector, the learner's own sentences) through ``read_vector`` /
+``vector_text``, ``read_list`` and ``keep``, so their formats live here too.
+(The page frame keeps the language, the progress and a class seat.)
+
 Every control bound to the URL is created through ``bound``:
 
     bound(st.slider, label, 0.1, 5.0, 1.0, 0.1, key="temp")
@@ -24,6 +30,7 @@ import math
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
 
@@ -220,3 +227,55 @@ def _tell(label: str, raw: str | list[str], fixed: str | None) -> None:
     else:
         message = t("ui.url_clamped", control=control, value=_shown(raw), now=md_escape(fixed))
     st.toast(message, icon="⚠️")
+
+
+# --- values kept in the URL without a widget ------------------------------------------
+
+
+def vector_text(values: np.ndarray) -> str:
+    """A vector as the URL keeps it: "1,1.5,0,-1", each to one decimal."""
+    return ",".join(f"{float(v):g}" for v in np.round(values, 1))
+
+
+def parse_vector(text: str | None, d: int, bound: float) -> np.ndarray | None:
+    """A vector kept in the URL as "1,1.5,0,-1": d numbers, each clipped to
+    ±``bound`` and rounded to 0.1. None when the text is not that (a hostile
+    or damaged URL value is ignored, never an error)."""
+    if not text or len(text) > 20 * d:
+        return None
+    try:
+        values = np.array([float(part) for part in text.split(",")])
+    except ValueError:
+        return None
+    if values.shape != (d,) or not np.all(np.isfinite(values)):
+        return None
+    return np.round(np.clip(values, -bound, bound), 1)
+
+
+def read_vector(param: str, d: int, bound: float) -> np.ndarray | None:
+    """The vector the URL holds under ``param`` (None when absent); a damaged
+    or hostile value is removed from the URL, as a bad widget value is."""
+    if param not in st.query_params:
+        return None
+    parsed = parse_vector(st.query_params.get(param), d, bound)
+    if parsed is None:
+        del st.query_params[param]
+    return parsed
+
+
+def read_list(param: str) -> list[str]:
+    """Every value the URL holds under ``param`` (each checked by the caller)."""
+    return st.query_params.get_all(param)
+
+
+def keep(param: str, value: str | list[str] | None) -> None:
+    """Make the URL hold ``value`` under ``param`` (a list: one value each),
+    or nothing when ``value`` is None or empty; the URL is written only when
+    it disagrees."""
+    if not value:
+        st.query_params.pop(param, None)
+    elif isinstance(value, list):
+        if st.query_params.get_all(param) != value:
+            st.query_params[param] = value
+    elif st.query_params.get(param) != value:
+        st.query_params[param] = value

@@ -85,26 +85,6 @@ def glossed_labels(tokens: Sequence[str]) -> list[str]:
     return [f"{i + 1} {gloss(tok)}" for i, tok in enumerate(tokens)]
 
 
-def parse_query(text: str | None, d: int, bound: float) -> np.ndarray | None:
-    """A query kept in the URL as "1,1.5,0,-1": d numbers, each clipped to
-    ±``bound`` and rounded to 0.1. None when the text is not that (a hostile
-    or damaged URL value is ignored, never an error)."""
-    if not text or len(text) > 20 * d:
-        return None
-    try:
-        values = np.array([float(part) for part in text.split(",")])
-    except ValueError:
-        return None
-    if values.shape != (d,) or not np.all(np.isfinite(values)):
-        return None
-    return np.round(np.clip(values, -bound, bound), 1)
-
-
-def _query_text(values: np.ndarray) -> str:
-    """A query as it is kept in the URL: a,b,c,d to one decimal."""
-    return ",".join(f"{float(v):g}" for v in np.round(values, 1))
-
-
 def query_sliders(
     axes: Sequence[str], defaults: np.ndarray, chosen: int, prefix: str, bound: float = 3.0
 ) -> np.ndarray:
@@ -137,32 +117,16 @@ def query_sliders(
 
 
 def _edits_from_url(defaults: np.ndarray, prefix: str, bound: float) -> dict[int, np.ndarray]:
-    """The edited queries a link carries (``<prefix><i>=a,b,c,d``), by token index;
-    a damaged or hostile value is dropped from the URL, as Streamlit drops a bad
-    widget value.
+    """The edited queries a link carries (``<prefix><i>=a,b,c,d``), by token index.
 
     Shapes: defaults [n, d] -> {i: [d]}"""
-    found = {}
-    for i in range(len(defaults)):
-        param = f"{prefix}{i}"
-        if param not in st.query_params:
-            continue
-        parsed = parse_query(st.query_params.get(param), defaults.shape[1], bound)
-        if parsed is None:
-            del st.query_params[param]
-        else:
-            found[i] = parsed
-    return found
+    found = {i: url_state.read_vector(f"{prefix}{i}", defaults.shape[1], bound) for i in range(len(defaults))}
+    return {i: q for i, q in found.items() if q is not None}
 
 
 def _keep_in_url(param: str, query: np.ndarray, default: np.ndarray) -> None:
-    """Put one token's query in the URL under ``param`` when it differs from its
-    default, and take it out when it is back to the default."""
-    if np.allclose(query, default):
-        if param in st.query_params:
-            del st.query_params[param]
-    elif st.query_params.get(param) != _query_text(query):
-        st.query_params[param] = _query_text(query)
+    """One token's query in the URL under ``param`` while it differs from its default."""
+    url_state.keep(param, None if np.allclose(query, default) else url_state.vector_text(query))
 
 
 @dataclass(frozen=True)

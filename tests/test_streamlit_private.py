@@ -50,3 +50,25 @@ def test_every_internal_the_websocket_guard_patches_is_listed():
     patched = set(re.findall(r"\b(AppSession\.\w+|WStates\.\w+)\s*=", guard))
     listed = {name for names in streamlit_private.PRIVATE_NAMES.values() for name in names}
     assert patched and patched <= listed
+
+
+# The page frame keeps the language, the progress and a class seat in the URL;
+# every lesson control and value goes through url_state.
+URL_KEEPERS = {
+    "course_app/url_state.py",
+    "course_app/streamlit_private.py",
+    "course_app/page.py",
+    "course_app/study.py",
+    "course_app/i18n.py",
+    "course_app/classroom/learner.py",
+}
+URL_USE = re.compile(r"query_params|bind\s*=")
+
+
+def test_no_control_is_kept_in_the_url_outside_the_state_layer():
+    sources = app_sources()
+    assert any(path.parts[-3:] == ("lessons", "bigram", "parts.py") for path in sources)
+    users = {
+        str(path.relative_to(ROOT)) for path in sources if URL_USE.search(path.read_text(encoding="utf-8"))
+    }
+    assert users <= URL_KEEPERS, sorted(users - URL_KEEPERS)

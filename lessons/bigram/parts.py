@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, one_shot, pct, t, vec, word_split
+from course_app import bound, charts, gloss, md_escape, one_shot, pct, t, url_state, vec, word_split
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 
@@ -35,11 +35,7 @@ def added_sentences(base: Sequence[Sentence] = ()) -> list[Sentence]:
     if ADDED not in st.session_state:
         st.session_state[ADDED] = _from_url(base)
     added = st.session_state[ADDED]
-    if st.query_params.get_all(ADDED_PARAM) != added:
-        if added:
-            st.query_params[ADDED_PARAM] = added
-        else:
-            st.query_params.pop(ADDED_PARAM, None)
+    url_state.keep(ADDED_PARAM, list(added))
     return [split_sentence(s) for s in added]
 
 
@@ -56,7 +52,7 @@ def md_glossed(tokens: Sequence[str]) -> str:
 
 def _from_url(base: Sequence[Sentence]) -> list[str]:
     kept: list[str] = []
-    linked = st.query_params.get_all(ADDED_PARAM)
+    linked = url_state.read_list(ADDED_PARAM)
     for text in linked:
         check = check_sentence(text, [*base, *map(split_sentence, kept)], len(kept))
         if check.ok:
