@@ -8,6 +8,7 @@ import math
 from collections import Counter, defaultdict
 from dataclasses import replace
 
+import numpy as np
 import pytest
 from conftest import all_text, open_page
 from task_audit import ticked
@@ -58,9 +59,12 @@ def show(lang: str, config: Config, params: dict[str, str]):
 
 @pytest.mark.parametrize(("rate", "advice"), [(0.2, "smaller"), (0.001, "larger")])
 def test_advice_depends_on_the_learning_rate(lang, rate, advice):
-    """0.2 ends above the target because its steps overshoot: the hint says to
-    lower the rate, never to raise it; 0.001 ends above it because it crawls."""
-    at = show(lang, replace(Config(), learning_rate=rate), {"gpt_lr": str(rate)})
+    """A run at 0.2 that ends above the target overshoots: the hint says to lower
+    the rate, never to raise it; 0.001 ends above it because it crawls. Twenty
+    steps, so that both end far above the target on every NumPy version (a long
+    run at 0.2 jumps about, and where it stops is chance)."""
+    config = replace(Config(), learning_rate=rate, steps=20)
+    at = show(lang, config, {"gpt_lr": str(rate), "gpt_steps": "20"})
     (warning,) = [w.value for w in at.warning]
     lower = {"en": "Try a **smaller** rate", "ja": "**下げて**"}[lang]
     raise_it = {"en": "or a larger rate", "ja": "学習率を上げてみてください"}[lang]
@@ -70,18 +74,27 @@ def test_advice_depends_on_the_learning_rate(lang, rate, advice):
         assert f"**{figure:.3f}**" in text  # the reference losses beside the curve
 
 
+def rises(losses, after: int = 20) -> np.ndarray:
+    """The one-step rises of the loss once the first fast fall is over."""
+    steps = np.diff(np.asarray(losses)[after:])
+    return steps[steps > 0]
+
+
 def test_rate_figures_the_advice_and_quiz_quote():
     """short_smaller: 0.02 reaches the target at step 22, 0.05 at step 29, 0.5
-    diverges; quiz 2: at 0.2 the loss falls from 3.129 and ends near 0.48."""
+    diverges; quiz 2: at 0.2 the loss falls from 3.129, then single steps push it
+    back up by 0.2 or more again and again (never at 0.02). Where a run at 0.2
+    ends is chance (it differs between NumPy versions), so nothing says it."""
     runs = {r: train(CORPUS, replace(Config(), learning_rate=r)) for r in (0.02, 0.05, 0.2, 0.5)}
     assert runs[0.02].target_step == 22 and runs[0.05].target_step == 29
     assert runs[0.5].status == "diverged"
-    assert runs[0.2].status == "finished" and not runs[0.2].reached_target
-    assert round(float(runs[0.2].losses[0]), 3) == 3.129 and round(runs[0.2].final_loss, 2) == 0.48
+    assert runs[0.2].status == "finished" and round(float(runs[0.2].losses[0]), 3) == 3.129
+    assert (rises(runs[0.2].losses) >= 0.2).sum() >= 3
+    assert (rises(runs[0.02].losses) >= 0.2).sum() == 0
     en, ja = catalog("en"), catalog("ja")
     for figure in ("0.02", "22", "0.05", "29", "0.5"):
         assert figure in en["capstone.train.short_smaller"] and figure in ja["capstone.train.short_smaller"]
-    for figure in ("3.129", "0.48", "0.5"):
+    for figure in ("3.129", "0.2 ", "0.5"):
         assert figure in en["capstone.quiz.q2.feedback"][2] and figure in ja["capstone.quiz.q2.feedback"][2]
     assert "does not go down in the first place" not in en["capstone.quiz.q2.feedback"][2]
     texts = " ".join(str(v) for k, v in en.items() if k.startswith("capstone."))
