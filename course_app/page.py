@@ -24,6 +24,8 @@ PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
 ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
 SHARE_KEY = "share_view"  # whether the share link is open
+TASK_PAGE = "tasks_page"  # the page whose checks TASK_SEEN holds (see try_this)
+TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its last run on this page
 
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
@@ -82,6 +84,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     if st.query_params.get("lang", lang) != lang:
         st.query_params["lang"] = lang
         st.toast(t("ui.lang_unknown"), icon="⚠️")
+    enter_page(lesson_id)
     learner = load_progress()
     if lesson_id in course.BY_ID and lesson_id not in learner.visited:
         learner.visited.add(lesson_id)
@@ -118,6 +121,30 @@ def rescue_crowded_url() -> None:
     st.query_params.from_dict(kept)
     forget_lang()
     st.toast(t("ui.url_crowded", n=raw.count("&") + 1), icon="⚠️")
+
+
+def enter_page(page_id: str | None) -> None:
+    """On the first run of a page (opened, or come back to from another page),
+    forget what its tasks' checks were: try_this judges them afresh."""
+    if st.session_state.get(TASK_PAGE, "") != page_id or TASK_SEEN not in st.session_state:
+        st.session_state[TASK_PAGE] = page_id
+        st.session_state[TASK_SEEN] = {}
+
+
+def made_true(lesson_id: str, checks: dict[str, bool]) -> set[str]:
+    """The tasks (as "<lesson>.<task>") whose check this run made true after it
+    had been false on this page: only the learner's own moves do that. A check
+    that already holds on its first run, with the values a shared link (or a
+    reload) put in the URL, ticks nothing; the learner makes it false and true
+    again. So a page calls try_this on every run of its section, from the first."""
+    seen = st.session_state.setdefault(TASK_SEEN, {})
+    made = set()
+    for tid, ok in checks.items():
+        task = f"{lesson_id}.{tid}"
+        if ok and seen.get(task) is False:
+            made.add(task)
+        seen[task] = bool(ok)
+    return made
 
 
 def _switch_language() -> None:
@@ -202,7 +229,8 @@ def draw_menu(lang: str, learner: progress.Progress) -> None:
 
 
 def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **values: str) -> None:
-    """The lesson's "try this" tasks, each ticked live once its check holds.
+    """The lesson's "try this" tasks, each ticked live once the learner makes its
+    check hold (see made_true: not by opening a link that already satisfies it).
 
     ``checks`` maps task id -> whether the page's current state satisfies it;
     a task once done stays done (it is saved in the progress). ``values`` fill
@@ -210,7 +238,7 @@ def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **valu
     fragments calls it once per section with that section's tasks, and
     ``share=False`` on all but one."""
     learner = load_progress()
-    newly = {f"{lesson_id}.{tid}" for tid, ok in checks.items() if ok} - learner.tasks
+    newly = made_true(lesson_id, checks) - learner.tasks
     if newly:
         learner.tasks |= newly
         classroom.record_tasks(lesson_id, newly)
