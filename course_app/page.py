@@ -65,6 +65,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     """
     forget_lang()  # a rerun may reuse the previous run's thread
     st.session_state.pop(ONE_SHOT, None)
+    browser.take_stored_lang()
     rescue_crowded_url()
     lang = current_lang()
     # The switch follows the URL on every run (after the browser's Back button
@@ -148,8 +149,10 @@ def made_true(lesson_id: str, checks: dict[str, bool]) -> set[str]:
 
 
 def _switch_language() -> None:
-    """The language lives in the URL (?lang=), so links and reloads keep it."""
+    """The language lives in the URL (?lang=), so links and reloads keep it,
+    and in the browser, so the plain address opens in it (browser.choose_lang)."""
     st.query_params["lang"] = st.session_state.lang_choice
+    browser.choose_lang(st.session_state.lang_choice)
     forget_lang()
 
 
