@@ -24,6 +24,7 @@ PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
 ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
 SHARE_KEY = "share_view"  # whether the share link is open
+LANG_SWITCHES = ("lang_choice", "lang_choice_top")  # the sidebar's, and the top of the page's on a phone
 TASK_PAGE = "tasks_page"  # the page whose checks TASK_SEEN holds (see try_this)
 TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its last run on this page
 
@@ -33,7 +34,9 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # Captions get a darker grey than Streamlit's (its text colour at 60 %
 # opacity: 4.4 : 1 on white), 6.4 : 1 on white and at least 5.5 : 1 on the
 # sidebar's and the info boxes' backgrounds. The browser bridge has no
-# visible part. A link in the page (the home page's course map) wraps
+# visible part. The language switch at the top of the page is for a phone,
+# whose sidebar is closed (Streamlit closes it below 768 px); a wider screen
+# has the sidebar's. A link in the page (the home page's course map) wraps
 # instead of being cut with an ellipsis on a phone. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
@@ -44,6 +47,7 @@ NARROW_SCREEN_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] { opacity: 1; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
 .st-key-browser_bridge { display: none; }
+@media (min-width: 768px) { .st-key-lang_choice_top { display: none; } }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {
   white-space: normal; overflow: visible; text-overflow: clip;
@@ -68,20 +72,12 @@ def setup_page(lesson_id: str | None = None) -> str:
     browser.take_stored_lang()
     rescue_crowded_url()
     lang = current_lang()
-    # The switch follows the URL on every run (after the browser's Back button
-    # the session still holds the language the learner had switched to).
-    st.session_state["lang_choice"] = lang
-    st.sidebar.segmented_control(
-        "言語 / Language",
-        LANGS,
-        format_func=lambda code: t(f"ui.lang_{code}"),
-        key="lang_choice",
-        on_change=_switch_language,
-        required=True,
-    )
+    sidebar_switch, top_switch = LANG_SWITCHES
+    language_switch(st.sidebar, sidebar_switch, lang)
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
     st.html(NARROW_SCREEN_CSS)  # style only: Streamlit puts it in no visible place
+    language_switch(st, top_switch, lang, label_visibility="collapsed")  # shown on a phone only (the CSS)
     if st.query_params.get("lang", lang) != lang:
         st.query_params["lang"] = lang
         st.toast(t("ui.lang_unknown"), icon="⚠️")
@@ -148,11 +144,29 @@ def made_true(lesson_id: str, checks: dict[str, bool]) -> set[str]:
     return made
 
 
-def _switch_language() -> None:
+def language_switch(where, key: str, lang: str, **options) -> None:
+    """A language switch (``where``: st or st.sidebar) under ``key``; it is kept
+    in the session only, never in the URL (?lang= is set by _switch_language)."""
+    # The switch follows the URL on every run (after the browser's Back button
+    # the session still holds the language the learner had switched to).
+    st.session_state[key] = lang
+    where.segmented_control(
+        "言語 / Language",
+        LANGS,
+        format_func=lambda code: t(f"ui.lang_{code}"),
+        key=key,
+        on_change=_switch_language,
+        args=(key,),
+        required=True,
+        **options,
+    )
+
+
+def _switch_language(key: str = LANG_SWITCHES[0]) -> None:
     """The language lives in the URL (?lang=), so links and reloads keep it,
     and in the browser, so the plain address opens in it (browser.choose_lang)."""
-    st.query_params["lang"] = st.session_state.lang_choice
-    browser.choose_lang(st.session_state.lang_choice)
+    st.query_params["lang"] = st.session_state[key]
+    browser.choose_lang(st.session_state[key])
     forget_lang()
 
 

@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from conftest import open_page
 from streamlit.testing.v1 import AppTest
 
-SKIP_KEYS = frozenset({"lang_choice"})
+SKIP_KEYS = frozenset({"lang_choice", "lang_choice_top"})  # the language switches
 KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "checkbox", "number_input", "button")
 
 Recipe = Callable[[AppTest], None]

@@ -53,3 +53,22 @@ def test_the_kept_language_speaks_when_the_url_has_none():
     del at.query_params["lang"]
     at.run()
     assert at.title[0].value == catalog("en")["attention.title"]
+
+
+TITLES = {None: "home", "pages/2_attention.py": "attention", "pages/8_glossary.py": "glossary"}
+
+
+@pytest.mark.parametrize("page", TITLES)
+def test_the_switch_at_the_top_of_the_page_changes_the_language_and_stays_out_of_the_url(page):
+    from course_app.i18n import catalog
+    from course_app.url_state import GUARDED
+
+    at = open_page(page, "ja")
+    top = at.main.segmented_control(key="lang_choice_top")
+    assert top.value == "ja"
+    top.set_value("en").run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == catalog("en")[f"{TITLES[page]}.title"]
+    assert set(at.query_params) <= {"lang", "p"} and at.query_params["lang"] == "en"
+    assert at.sidebar.segmented_control(key="lang_choice").value == "en"  # the two switches agree
+    assert "lang_choice_top" not in GUARDED
