@@ -10,7 +10,9 @@ no iframe, no build step):
   (?p=), so opening the app again from its plain address in the same browser
   brings it back. The stored progress is merged (union) with the URL's once
   per session; afterwards every full run stores the union of what is stored
-  and what the tab has (another tab of the same browser may have stored more).
+  and what the tab has (another tab of the same browser may have stored more);
+- the language the learner chose is kept there too, and a page opened without
+  ?lang= speaks it (i18n.resolve_lang), from the run after the browser's answer.
 """
 
 from __future__ import annotations
@@ -19,15 +21,20 @@ import streamlit as st
 
 from course_app import progress
 from course_app.course import LESSONS
-from course_app.i18n import t
+from course_app.i18n import LANGS, STORED_LANG, t
 
 KEY = "browser_bridge"  # the component's widget key; its element is hidden by page.NARROW_SCREEN_CSS
 STORAGE_KEY = "attention-lessons.progress"
 MERGED = "browser_progress_merged"  # session flag: local storage has been read and merged
+LANG_STORAGE_KEY = "attention-lessons.lang"
+CHOSEN_LANG = "chosen_lang"  # session: the language the learner chose in this session, to be kept
 
-# data: {lang, storage_key, ready, save, order, upload_label}. Until the
-# server has merged what the browser holds (ready false), report it;
-# afterwards, store the union of what is stored and what the server sends.
+# data: {lang, storage_key, ready, save, order, upload_label, lang_key,
+# langs, save_lang, known_lang}. The language: keep the one the learner chose
+# (save_lang), and report the kept one while the server does not know it
+# (known_lang). The progress: until the server has merged what the browser
+# holds (ready false), report it; afterwards, store the union of what is
+# stored and what the server sends.
 # The rest keeps the page usable by keyboard and in the
 # learner's language while Streamlit redraws it (a MutationObserver, at most
 # once per animation frame): a formula wider than its box scrolls, so it gets
@@ -118,6 +125,17 @@ export default function (component) {
       }, 0);
     }, true);
   }
+  let keptLang = "";
+  try {
+    keptLang = window.localStorage.getItem(data.lang_key) || "";
+    if (data.save_lang && keptLang !== data.save_lang) {
+      window.localStorage.setItem(data.lang_key, data.save_lang);
+      keptLang = data.save_lang;
+    }
+  } catch (e) {
+    keptLang = "";  // storage blocked: the URL and the browser's locale still decide
+  }
+  if ((data.langs || []).includes(keptLang) && keptLang !== data.known_lang) setStateValue("lang", keptLang);
   let stored = "";
   try {
     stored = window.localStorage.getItem(data.storage_key) || "";
@@ -169,6 +187,20 @@ def union(a: progress.Progress, b: progress.Progress) -> progress.Progress:
     return progress.Progress(a.visited | b.visited, a.tasks | b.tasks, a.quizzes | b.quizzes)
 
 
+def take_stored_lang() -> None:
+    """Note the language this browser keeps, as its bridge last reported it
+    (before the run decides its language: see i18n.current_lang)."""
+    result = st.session_state.get(KEY)
+    kept = getattr(result, "lang", None) if result is not None else None
+    if kept in LANGS and CHOSEN_LANG not in st.session_state:
+        st.session_state[STORED_LANG] = kept
+
+
+def choose_lang(lang: str) -> None:
+    """The learner chose ``lang``: this browser keeps it from the next run on."""
+    st.session_state[CHOSEN_LANG] = st.session_state[STORED_LANG] = lang
+
+
 def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
     """Mount the bridge (in the sidebar, hidden). Returns the merged progress
     when the browser's stored progress has just arrived and added something,
@@ -193,8 +225,13 @@ def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
                 "save": progress.encode(learner),
                 "order": [lesson.code for lesson in LESSONS],
                 "upload_label": t("ux.upload_button"),
+                "lang_key": LANG_STORAGE_KEY,
+                "langs": list(LANGS),
+                "save_lang": st.session_state.get(CHOSEN_LANG, ""),
+                "known_lang": st.session_state.get(STORED_LANG, ""),
             },
             on_stored_change=lambda: None,
+            on_lang_change=lambda: None,
             height=0,
         )
     return merged

@@ -40,12 +40,28 @@ def catalog(lang: str) -> dict[str, Any]:
 _this_run = threading.local()
 
 
+STORED_LANG = "stored_lang"  # session: the language this browser keeps (course_app.browser)
+
+
+def resolve_lang(url: object, stored: object, locale: object) -> str:
+    """The page's language: ?lang= from the URL, else the one this browser
+    keeps (chosen earlier, see course_app.browser), else English for a browser
+    whose own language is English (``st.context.locale`` "en", "en-GB"...),
+    else Japanese. A value that is not one of LANGS counts as absent."""
+    for lang in (url, stored):
+        if lang in LANGS:
+            return str(lang)
+    if isinstance(locale, str) and locale.lower().startswith("en"):
+        return "en"
+    return DEFAULT_LANG
+
+
 def current_lang() -> str:
-    """?lang= from the URL (ja or en); Japanese when absent or unknown."""
+    """The language of this run (resolve_lang: URL, browser, browser's locale)."""
     lang = getattr(_this_run, "lang", None)
     if lang is None:
-        lang = st.query_params.get("lang", DEFAULT_LANG)
-        lang = _this_run.lang = lang if lang in LANGS else DEFAULT_LANG
+        stored = st.session_state.get(STORED_LANG)
+        lang = _this_run.lang = resolve_lang(st.query_params.get("lang"), stored, st.context.locale)
     return lang
 
 

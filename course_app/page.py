@@ -24,6 +24,9 @@ PROGRESS_PARAM = "p"
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
 ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
 SHARE_KEY = "share_view"  # whether the share link is open
+LANG_SWITCHES = ("lang_choice", "lang_choice_top")  # the sidebar's, and the top of the page's on a phone
+TASK_PAGE = "tasks_page"  # the page whose checks TASK_SEEN holds (see try_this)
+TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its last run on this page
 
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
@@ -31,7 +34,9 @@ SHARE_KEY = "share_view"  # whether the share link is open
 # Captions get a darker grey than Streamlit's (its text colour at 60 %
 # opacity: 4.4 : 1 on white), 6.4 : 1 on white and at least 5.5 : 1 on the
 # sidebar's and the info boxes' backgrounds. The browser bridge has no
-# visible part. A link in the page (the home page's course map) wraps
+# visible part. The language switch at the top of the page is for a phone,
+# whose sidebar is closed (Streamlit closes it below 768 px); a wider screen
+# has the sidebar's. A link in the page (the home page's course map) wraps
 # instead of being cut with an ellipsis on a phone. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
@@ -42,6 +47,7 @@ NARROW_SCREEN_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] { opacity: 1; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
 .st-key-browser_bridge { display: none; }
+@media (min-width: 768px) { .st-key-lang_choice_top { display: none; } }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {
   white-space: normal; overflow: visible; text-overflow: clip;
@@ -63,25 +69,19 @@ def setup_page(lesson_id: str | None = None) -> str:
     """
     forget_lang()  # a rerun may reuse the previous run's thread
     st.session_state.pop(ONE_SHOT, None)
+    browser.take_stored_lang()
     rescue_crowded_url()
     lang = current_lang()
-    # The switch follows the URL on every run (after the browser's Back button
-    # the session still holds the language the learner had switched to).
-    st.session_state["lang_choice"] = lang
-    st.sidebar.segmented_control(
-        "言語 / Language",
-        LANGS,
-        format_func=lambda code: t(f"ui.lang_{code}"),
-        key="lang_choice",
-        on_change=_switch_language,
-        required=True,
-    )
+    sidebar_switch, top_switch = LANG_SWITCHES
+    language_switch(st.sidebar, sidebar_switch, lang)
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
     st.html(NARROW_SCREEN_CSS)  # style only: Streamlit puts it in no visible place
+    language_switch(st, top_switch, lang, label_visibility="collapsed")  # shown on a phone only (the CSS)
     if st.query_params.get("lang", lang) != lang:
         st.query_params["lang"] = lang
         st.toast(t("ui.lang_unknown"), icon="⚠️")
+    enter_page(lesson_id)
     learner = load_progress()
     if lesson_id in course.BY_ID and lesson_id not in learner.visited:
         learner.visited.add(lesson_id)
@@ -120,9 +120,53 @@ def rescue_crowded_url() -> None:
     st.toast(t("ui.url_crowded", n=raw.count("&") + 1), icon="⚠️")
 
 
-def _switch_language() -> None:
-    """The language lives in the URL (?lang=), so links and reloads keep it."""
-    st.query_params["lang"] = st.session_state.lang_choice
+def enter_page(page_id: str | None) -> None:
+    """On the first run of a page (opened, or come back to from another page),
+    forget what its tasks' checks were: try_this judges them afresh."""
+    if st.session_state.get(TASK_PAGE, "") != page_id or TASK_SEEN not in st.session_state:
+        st.session_state[TASK_PAGE] = page_id
+        st.session_state[TASK_SEEN] = {}
+
+
+def made_true(lesson_id: str, checks: dict[str, bool]) -> set[str]:
+    """The tasks (as "<lesson>.<task>") whose check this run made true after it
+    had been false on this page: only the learner's own moves do that. A check
+    that already holds on its first run, with the values a shared link (or a
+    reload) put in the URL, ticks nothing; the learner makes it false and true
+    again. So a page calls try_this on every run of its section, from the first."""
+    seen = st.session_state.setdefault(TASK_SEEN, {})
+    made = set()
+    for tid, ok in checks.items():
+        task = f"{lesson_id}.{tid}"
+        if ok and seen.get(task) is False:
+            made.add(task)
+        seen[task] = bool(ok)
+    return made
+
+
+def language_switch(where, key: str, lang: str, **options) -> None:
+    """A language switch (``where``: st or st.sidebar) under ``key``; it is kept
+    in the session only, never in the URL (?lang= is set by _switch_language)."""
+    # The switch follows the URL on every run (after the browser's Back button
+    # the session still holds the language the learner had switched to).
+    st.session_state[key] = lang
+    where.segmented_control(
+        "言語 / Language",
+        LANGS,
+        format_func=lambda code: t(f"ui.lang_{code}"),
+        key=key,
+        on_change=_switch_language,
+        args=(key,),
+        required=True,
+        **options,
+    )
+
+
+def _switch_language(key: str = LANG_SWITCHES[0]) -> None:
+    """The language lives in the URL (?lang=), so links and reloads keep it,
+    and in the browser, so the plain address opens in it (browser.choose_lang)."""
+    st.query_params["lang"] = st.session_state[key]
+    browser.choose_lang(st.session_state[key])
     forget_lang()
 
 
@@ -202,7 +246,8 @@ def draw_menu(lang: str, learner: progress.Progress) -> None:
 
 
 def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **values: str) -> None:
-    """The lesson's "try this" tasks, each ticked live once its check holds.
+    """The lesson's "try this" tasks, each ticked live once the learner makes its
+    check hold (see made_true: not by opening a link that already satisfies it).
 
     ``checks`` maps task id -> whether the page's current state satisfies it;
     a task once done stays done (it is saved in the progress). ``values`` fill
@@ -210,7 +255,7 @@ def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **valu
     fragments calls it once per section with that section's tasks, and
     ``share=False`` on all but one."""
     learner = load_progress()
-    newly = {f"{lesson_id}.{tid}" for tid, ok in checks.items() if ok} - learner.tasks
+    newly = made_true(lesson_id, checks) - learner.tasks
     if newly:
         learner.tasks |= newly
         classroom.record_tasks(lesson_id, newly)

@@ -105,8 +105,26 @@ def browser():
         missing("REQUIRE_BROWSER", "playwright is not installed")
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
+        yield JapaneseBrowser(b)
         b.close()
+
+
+class JapaneseBrowser:
+    """The browser, whose new contexts say Japanese (navigator.language "ja-JP")
+    unless a test asks for another locale: Playwright's default is "en-US",
+    which would open the plain address in English (i18n.resolve_lang), while
+    the course's learners mostly read Japanese."""
+
+    LOCALE = "ja-JP"
+
+    def __init__(self, browser) -> None:
+        self._browser = browser
+
+    def new_context(self, **options):
+        return self._browser.new_context(**{"locale": self.LOCALE, **options})
+
+    def __getattr__(self, name: str):
+        return getattr(self._browser, name)
 
 
 @pytest.fixture

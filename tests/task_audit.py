@@ -2,14 +2,21 @@
 
 A task must tick only when the learner did what it asks. So, for one page:
 
-1. the page as it opens ticks no task;
+1. the page as it opens, at its defaults, satisfies no task's check (a check
+   that held already would tick nothing: see below);
 2. every *single* change of one control (each slider at its two ends, every
    option of a select box, radio or select slider, each switch flipped, each
    button pressed once) ticks at most the tasks that name that control;
 3. the action a task names (a recipe, written per lesson) ticks it.
 
+Every step starts from the page's defaults (a URL with nothing but the
+language), never from values in the URL: a check that already holds on the
+page's first run ticks nothing by design (course_app.page.made_true), since
+those values came from a link, not from the learner.
+
 Each lesson's test file declares, per task, the widget keys the task names
-and a recipe; ``audit_single_changes`` and ``assert_recipe_ticks`` do the rest.
+and a recipe; ``audit_single_changes`` and ``assert_recipe_ticks`` do the rest;
+``away_and_back`` plays a receiver who moves the shared controls off and on.
 """
 
 from __future__ import annotations
@@ -20,7 +27,7 @@ from collections.abc import Callable, Iterator, Mapping
 from conftest import open_page
 from streamlit.testing.v1 import AppTest
 
-SKIP_KEYS = frozenset({"lang_choice"})
+SKIP_KEYS = frozenset({"lang_choice", "lang_choice_top"})  # the language switches
 KINDS = ("slider", "select_slider", "selectbox", "radio", "toggle", "checkbox", "number_input", "button")
 
 Recipe = Callable[[AppTest], None]
@@ -115,6 +122,8 @@ def audit_single_changes(
     at = open_page(page, lang)
     assert not at.exception, [e.value for e in at.exception]
     assert ticked(at, lesson_id) == set(), "a task is ticked on a freshly opened page"
+    held = {task for task, ok in at.session_state["tasks_seen"].items() if ok}
+    assert not held, f"the defaults already satisfy {sorted(held)}"
     changes = list(single_changes(at, skip))
     assert changes, "the page was expected to have controls"
     for key, what, change in changes:
@@ -135,3 +144,14 @@ def assert_recipe_ticks(page: str, lesson_id: str, task: str, recipe: Recipe, la
     assert not at.exception, [e.value for e in at.exception]
     assert task in ticked(at, lesson_id), f"{lesson_id}.{task} did not tick after its recipe"
     return at
+
+
+def away_and_back(at: AppTest, keys: Mapping[str, object], off: Mapping[str, object]) -> None:
+    """The learner moves each control in ``keys`` to its value in ``off`` (one
+    run), then back to its value in ``keys`` (another run)."""
+    for values in (off, keys):
+        for key, value in values.items():
+            kind = next(k for k in KINDS if any(w.key == key for w in at.get(k)))
+            at.get(kind)[_index(at, kind, key)].set_value(value)
+        at.run()
+        assert not at.exception, [e.value for e in at.exception]

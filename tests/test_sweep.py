@@ -30,7 +30,7 @@ def has_text_input(page: str | None) -> bool:
 # page while the tests are collected (each test worker collects);
 # test_text_inputs_are_where_the_sweep_looks keeps the list true.
 TEXT_PAGES = ["pages/1_bigram.py", "pages/9_playground.py", "pages/11_teacher.py"]
-SKIP_KEYS = {"lang_choice"}  # switching language is covered by the page tests
+SKIP_KEYS = {"lang_choice", "lang_choice_top"}  # switching language is covered by the page tests
 HOSTILE = [
     "",
     "   ",
