@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from lesson_core.rounding import half_up_array
+
 PERCENT = (100.0, 1)  # (scale, digits) of a weight shown as "12.3%"
 
 
 def shown(values: np.ndarray, scale: float = PERCENT[0], digits: int = PERCENT[1]) -> np.ndarray:
-    """The values as they print: scaled, then rounded to ``digits`` decimals."""
-    return np.round(np.asarray(values, dtype=float) * scale, digits)
+    """The values as they print: scaled, then rounded half up to ``digits``
+    decimals (``lesson_core.rounding``, as every shown number)."""
+    return half_up_array(values, digits, scale)
 
 
 def tops(values: np.ndarray, scale: float = PERCENT[0], digits: int = PERCENT[1]) -> np.ndarray:

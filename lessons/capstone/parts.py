@@ -44,6 +44,7 @@ from lesson_core.capstone import (
     step_budget,
 )
 from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
+from lesson_core.rounding import fixed_array
 from lesson_core.transformer import (
     EOS,
     LOSS_TARGET,
@@ -447,7 +448,7 @@ def small_map(labels: Sequence[str], weights: np.ndarray, alt_text: str) -> None
     Shapes: weights [n, n]"""
     n = len(labels)
     blocked = ~causal_mask(n)
-    texts = np.where(blocked | (weights < SMALL_MAP_TEXT), "", np.char.mod("%.0f", 100 * weights))
+    texts = np.where(blocked | (weights < SMALL_MAP_TEXT), "", fixed_array(weights, 0, scale=100))
     frame = charts.heatmap_frame(labels, labels, weights, texts, masked=blocked)
     titles = charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"))
     spec = charts.small_heatmap_spec(titles, n)
