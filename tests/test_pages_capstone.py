@@ -424,3 +424,37 @@ def test_parameter_table_is_a_deep_dive_in_an_expander(lang):
     (expander,) = [e for e in at.expander if e.label in ("What the parameters are", "パラメータの内訳")]
     assert len(expander.table) == 1
     assert parameter_total(at) == f"{expected_parameters(32, 2):,}"
+
+
+def look_back_sentence(at) -> str:
+    """The sentence under "5." that says how hard は looks back at ねこ (the default sentence)."""
+    (text,) = [
+        m.value for m in at.markdown if "ねこ" in m.value and re.search(r"block \d|ブロック \d", m.value)
+    ]
+    return text
+
+
+def test_look_back_sentence_names_every_head_of_a_tie(monkeypatch, lang):
+    """When two heads give は's subject the same weight, the sentence names both
+    and says no single head looks hardest; with one clear head it names that one.
+    Two trained heads rarely tie, so the second head is made a copy of the first."""
+    real = parts.attention_maps
+
+    def twin_heads(*args, **kwargs):
+        maps = real(*args, **kwargs).copy()
+        maps[:, 1] = maps[:, 0]
+        return maps
+
+    monkeypatch.setattr(parts, "attention_maps", twin_heads)
+    at = train_on_page(open_page(PAGE, lang), SHORT | {"gpt_seed": 1})
+    assert_clean(at)
+    text = look_back_sentence(at)
+    heads = {
+        "en": ("head 1 of block 1", "head 2 of block 1"),
+        "ja": ("ブロック 1 のヘッド 1", "ブロック 1 のヘッド 2"),
+    }
+    equally = {"en": "2 heads give it equally", "ja": "2 つのヘッドが同じだけ"}[lang]
+    assert all(h in text for h in heads[lang]) and equally in text
+    monkeypatch.setattr(parts, "attention_maps", real)
+    text = look_back_sentence(at.run())
+    assert sum(h in text for h in heads[lang]) == 1 and equally not in text

@@ -17,8 +17,8 @@ import pandas as pd
 import streamlit as st
 
 from course_app import bound, charts, gloss, md_escape, num, pct, t, t_count, views
+from course_app.ranking import joined
 from lesson_core.attention import causal_mask
-from lesson_core.bigram import top_k
 from lesson_core.capstone import (
     BLOCKS,
     LEARNING_RATES,
@@ -44,6 +44,7 @@ from lesson_core.capstone import (
     step_budget,
 )
 from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
+from lesson_core.ranking import top_k_whole
 from lesson_core.rounding import fixed_array
 from lesson_core.transformer import (
     EOS,
@@ -342,8 +343,9 @@ def _bar_text(p: float) -> str:
 
 
 def top_text(p: np.ndarray, k: int = 4) -> str:
-    """'ひるね 25.0%, さかな 24.9%, …': the k likeliest tokens, glossed and escaped."""
-    best = top_k(p, k)
+    """'ひるね 25.0%, さかな 24.9%, …': the k likeliest tokens, glossed and
+    escaped; a tie at the cut is kept whole (``top_k_whole``)."""
+    best = top_k_whole(p, k)
     if len(best) == 0:
         return t("capstone.predict.nothing")
     return t("capstone.predict.sep").join(f"{md_escape(gloss(VOCAB.tokens[i]))} {pct(p[i])}" for i in best)
@@ -468,19 +470,22 @@ def attention_section(result: TrainResult) -> None:
 
 
 def look_back_text(found: LookBack | None) -> None:
-    """How strongly は looks at the token before it, against an even spread; or
-    that the sentence has no は to look from."""
+    """How strongly は looks at the token before it, against an even spread, in
+    the head that looks hardest, or in every head that ties for it; or that the
+    sentence has no は to look from."""
     if found is None:
         st.info(t("capstone.attn.no_wa", wa=WA))
         return
+    places = found.places or ((found.block, found.head),)
+    where = [t("capstone.attn.place", block=block, head=head) for block, head in places]
     st.markdown(
         t(
-            "capstone.attn.look_back",
+            f"capstone.attn.look_back.{'one' if len(places) == 1 else 'tie'}",
             wa=WA,
             subject=md_escape(gloss(found.subject)),
             weight=pct(found.weight),
-            block=found.block,
-            head=found.head,
+            places=joined(where),
+            n_tied=len(places),
             even=pct(found.even),
         )
     )
