@@ -16,8 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, num, pct, t, t_count, views
-from course_app.ranking import joined
+from course_app import bound, charts, gloss, md_escape, num, pct, ranking, t, t_count, views
 from lesson_core.attention import causal_mask
 from lesson_core.capstone import (
     BLOCKS,
@@ -484,7 +483,7 @@ def look_back_text(found: LookBack | None) -> None:
             wa=WA,
             subject=md_escape(gloss(found.subject)),
             weight=pct(found.weight),
-            places=joined(where),
+            places=ranking.joined(where),
             n_tied=len(places),
             even=pct(found.even),
         )
