@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, num, pct, ranking, t, t_count, views
+from course_app import bound, charts, gloss, md_escape, num, pct, ranking, t, t_count, t_list, views
 from lesson_core.attention import causal_mask
 from lesson_core.capstone import (
     BLOCKS,
@@ -44,7 +44,7 @@ from lesson_core.capstone import (
 )
 from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
 from lesson_core.ranking import top_k_whole
-from lesson_core.rounding import fixed_array
+from lesson_core.rounding import fixed_array, half_up
 from lesson_core.transformer import (
     EOS,
     LOSS_TARGET,
@@ -381,6 +381,38 @@ def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) 
         )
     )
     return found
+
+
+def apart_prediction(result: TrainResult, alike_below: float) -> None:
+    """Before the charts of section 3: the learner predicts whether this trained
+    model tells ねこ は from いぬ は; nothing is told until they choose. Then the
+    answer, measured on this run: the model's TV between the two (beside the
+    bigram's and the corpus's) and whether it reaches ``alike_below`` (as
+    printed, so that a TV shown as 50.0% never reads as "below 50.0%"). Not
+    kept in the URL: a question, not a setting."""
+    guess = st.radio(
+        t("capstone.predict.ask.question"),
+        range(2),  # 0: tells them apart, 1: does not
+        index=None,
+        format_func=t_list("capstone.predict.ask.options").__getitem__,
+        key="gpt_predict_apart",
+    )
+    if guess is None:
+        st.caption(t("capstone.predict.ask.wait"))
+        return
+    gap = apart(distributions(result, CAT), distributions(result, DOG))
+    tells = half_up(gap.model, 1, scale=100) >= half_up(alike_below, 1, scale=100)
+    said = t("capstone.predict.ask.right" if guess == (0 if tells else 1) else "capstone.predict.ask.wrong")
+    st.markdown(
+        t(
+            f"capstone.predict.ask.{'apart' if tells else 'alike'}",
+            said=said,
+            tv=pct(gap.model),
+            bigram_tv=pct(gap.bigram),
+            corpus_tv=pct(gap.corpus),
+            line=pct(alike_below),
+        )
+    )
 
 
 def prediction_section(result: TrainResult) -> None:
