@@ -139,8 +139,9 @@ RATE_STEADY = (0.005, 0.05)  # the default rate up to the largest that still set
 def rate_advice(rate: float) -> str:
     """Which hint a run that ended above the target gets: "larger" below the steady
     range (a larger rate or more steps), "smaller" above it (the steps overshoot:
-    0.1 and 0.2 end above the target at the defaults, 0.5 diverges, 0.02 and 0.05
-    reach it at steps 22 and 29), else "steps" (more steps or a wider model)."""
+    0.5 diverges at the defaults, 0.02 and 0.05 reach the target at steps 22 and
+    29; where a run at 0.1 or 0.2 ends is chaotic and differs between NumPy
+    versions), else "steps" (more steps or a wider model)."""
     low, high = RATE_STEADY
     return "larger" if rate < low else "smaller" if rate > high else "steps"
 

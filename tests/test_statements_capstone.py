@@ -58,9 +58,15 @@ def show(lang: str, config: Config, params: dict[str, str]):
 
 @pytest.mark.parametrize(("rate", "advice"), [(0.2, "smaller"), (0.001, "larger")])
 def test_advice_depends_on_the_learning_rate(lang, rate, advice):
-    """0.2 ends above the target because its steps overshoot: the hint says to
-    lower the rate, never to raise it; 0.001 ends above it because it crawls."""
-    at = show(lang, replace(Config(), learning_rate=rate), {"gpt_lr": str(rate)})
+    """A run that ends above the target at 0.2 gets the hint to lower the rate
+    (its steps overshoot), never to raise it; at 0.001 (it crawls), to raise it.
+    Whether a real run at 0.2 ends above the target is chaotic (it differs
+    between NumPy versions), so the run kept for 0.2 is the 0.001 run under the
+    0.2 configuration: the hint follows the rate alone."""
+    crawl = train(CORPUS, replace(Config(), learning_rate=0.001))
+    assert crawl.status == "finished" and not crawl.reached_target
+    training.remember(replace(crawl, config=replace(crawl.config, learning_rate=rate)))
+    at = open_page(PAGE, lang, {"gpt_lr": str(rate)})
     (warning,) = [w.value for w in at.warning]
     lower = {"en": "Try a **smaller** rate", "ja": "**下げて**"}[lang]
     raise_it = {"en": "or a larger rate", "ja": "学習率を上げてみてください"}[lang]
@@ -72,17 +78,16 @@ def test_advice_depends_on_the_learning_rate(lang, rate, advice):
 
 def test_rate_figures_the_advice_and_quiz_quote():
     """short_smaller: 0.02 reaches the target at step 22, 0.05 at step 29, 0.5
-    diverges; quiz 2: at 0.2 the loss falls from 3.129 and ends near 0.48."""
-    runs = {r: train(CORPUS, replace(Config(), learning_rate=r)) for r in (0.02, 0.05, 0.2, 0.5)}
+    diverges; quiz 2: 0.5 diverges within a few steps. Where a run at 0.1 or 0.2
+    ends is chaotic (it differs between NumPy versions), so no text quotes it."""
+    runs = {r: train(CORPUS, replace(Config(), learning_rate=r)) for r in (0.02, 0.05, 0.5)}
     assert runs[0.02].target_step == 22 and runs[0.05].target_step == 29
-    assert runs[0.5].status == "diverged"
-    assert runs[0.2].status == "finished" and not runs[0.2].reached_target
-    assert round(float(runs[0.2].losses[0]), 3) == 3.129 and round(runs[0.2].final_loss, 2) == 0.48
+    assert runs[0.5].status == "diverged" and runs[0.5].step <= 5
     en, ja = catalog("en"), catalog("ja")
     for figure in ("0.02", "22", "0.05", "29", "0.5"):
         assert figure in en["capstone.train.short_smaller"] and figure in ja["capstone.train.short_smaller"]
-    for figure in ("3.129", "0.48", "0.5"):
-        assert figure in en["capstone.quiz.q2.feedback"][2] and figure in ja["capstone.quiz.q2.feedback"][2]
+    for text in (en["capstone.quiz.q2.feedback"][2], ja["capstone.quiz.q2.feedback"][2]):
+        assert "0.5" in text and not any(rate in text for rate in ("0.1 ", "0.2", "3.129", "0.48"))
     assert "does not go down in the first place" not in en["capstone.quiz.q2.feedback"][2]
     texts = " ".join(str(v) for k, v in en.items() if k.startswith("capstone."))
     assert "slightly larger learning rate" not in texts
