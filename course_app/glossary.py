@@ -228,6 +228,8 @@ SPELLINGS: tuple[Spelling, ...] = (
     Spelling("w_o", "出力の射影", "output projection"),
     Spelling("previous_token_head", "直前トークンヘッド", "previous-token head"),
     Spelling("induction_head", "インダクションヘッド", "induction head"),
-    Spelling("sliding_window", "スライディングウィンドウ", "sliding window"),
+    Spelling(
+        "sliding_window", "スライディングウィンドウ", "sliding window", not_ja=("スライディング・ウィンドウ",)
+    ),
     Spelling("online_softmax", "オンライン softmax", "online softmax"),
 )

@@ -11,6 +11,8 @@ from typing import Any
 
 import streamlit as st
 
+from lesson_core.rounding import fixed, half_up_decimal
+
 LANGS = ("ja", "en")
 DEFAULT_LANG = "ja"
 LOCALES = Path(__file__).resolve().parent / "locales"
@@ -112,22 +114,23 @@ def md_escape(text: str) -> str:
 
 
 def pct(x: float, digits: int = 1) -> str:
-    """0.6571 -> '65.7%'."""
-    return f"{100 * float(x):.{digits}f}%"
+    """0.6571 -> '65.7%', rounded half up like every shown number (0.1225 ->
+    '12.3%', where Python's format would give '12.2%'), never '-0.0%'."""
+    return f"{fixed(x, digits, scale=100)}%"
 
 
 def pct_label(x: float, digits: int = 1) -> str:
     """A weight on a bar or in a cell: like ``pct``, but a weight above 0 that would
     print as zero reads "<0.1%" (or "<1%" with no decimals), never "0%"."""
-    unit = 10.0**-digits
-    if 0 < 100 * float(x) < unit / 2:
-        return f"<{unit:.{digits}f}%"
+    if float(x) > 0 and half_up_decimal(x, digits, scale=100) == 0:
+        return f"<{fixed(10.0**-digits, digits)}%"
     return pct(x, digits)
 
 
 def num(x: float, digits: int = 2) -> str:
-    """A number with fixed decimals and a real minus sign."""
-    return f"{float(x):.{digits}f}".replace("-", "−")
+    """A number with fixed decimals, rounded half up (四捨五入: −0.125 ->
+    '−0.13', never '−0.00'), with a real minus sign."""
+    return fixed(x, digits).replace("-", "−")
 
 
 def vec(values, digits: int = 2) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from lesson_core.rounding import fixed
+
 
 def _n(x: float) -> str:
     return f"{float(x):g}"
@@ -25,7 +27,7 @@ def product(x: np.ndarray, w: np.ndarray, y: np.ndarray) -> str:
 
 
 def _f(x: float, digits: int) -> str:
-    return f"{float(x):.{digits}f}"
+    return fixed(x, digits)
 
 
 def _t(label: str) -> str:

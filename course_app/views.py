@@ -14,6 +14,7 @@ from streamlit.delta_generator import DeltaGenerator
 from course_app import charts, ranking, tables, url_state
 from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from lesson_core.attention import AttentionResult
+from lesson_core.rounding import fixed_array
 
 
 def kept(widget, in_url: bool, *args, **kwargs):
@@ -280,7 +281,7 @@ def weights_table(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarra
     columns = keys (glossed in English), "—" where the mask blocks."""
     labels = glossed_labels(tokens)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed, dtype=bool)
-    cells = np.where(blocked, "—", np.char.mod("%.1f", 100 * np.asarray(weights, dtype=float)))
+    cells = np.where(blocked, "—", fixed_array(weights, 1, scale=100))
     columns = {t("ui.col.query"): labels} | {label: cells[:, j].tolist() for j, label in enumerate(labels)}
     st.dataframe(charts.table(columns), hide_index=True)
 

@@ -14,6 +14,7 @@ import numpy as np
 
 from lesson_core.bigram import compare_prefix, top_k, total_variation
 from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
+from lesson_core.ranking import tops
 from lesson_core.transformer import (
     BOS,
     EOS,
@@ -356,6 +357,9 @@ class LookBack:
     block, head   where that maximum is, counted from 1 (the first on a tie)
     even          1 / (i + 1): the weight of an even spread over the i + 1
                   positions は can see ("<s>" included)
+    places        every (block, head), counted from 1, whose weight prints the
+                  same as the maximum (a percentage to one decimal): one pair,
+                  or several on a tie, so a sentence can name them all
     """
 
     subject: str
@@ -363,6 +367,7 @@ class LookBack:
     block: int
     head: int
     even: float
+    places: tuple[tuple[int, int], ...] = ()
 
 
 def look_back(maps: np.ndarray, tokens: Sequence[str], wa: str = WA) -> LookBack | None:
@@ -378,12 +383,14 @@ def look_back(maps: np.ndarray, tokens: Sequence[str], wa: str = WA) -> LookBack
     i = labels.index(wa, 2)
     weights = maps[:, :, i, i - 1]
     block, head = np.unravel_index(int(np.argmax(weights)), weights.shape)
+    heads = weights.shape[1]
     return LookBack(
         subject=labels[i - 1],
         weight=float(weights[block, head]),
         block=int(block) + 1,
         head=int(head) + 1,
         even=1.0 / (i + 1),
+        places=tuple((int(j) // heads + 1, int(j) % heads + 1) for j in tops(weights.ravel())),
     )
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lesson_core.attention import scaled_dot_product_attention
+from lesson_core.rounding import half_up, half_up_array
 
 
 def linear_map_terms(x: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -54,7 +55,7 @@ class HandAttention:
 
 def attention_by_hand(q: np.ndarray, k: np.ndarray, v: np.ndarray, digits: int = 2) -> HandAttention:
     """softmax(q · k / √d_k) and the weighted sum of v, one rounding per step
-    (``digits`` decimals), as on paper. The weights are rounded to 3 decimals
+    (``digits`` decimals, half up: 四捨五入), as on paper. The weights are rounded to 3 decimals
     (one decimal of a percentage).
 
     Shapes: q [d_k], k [n_k, d_k], v [n_k, d_v]
@@ -62,11 +63,11 @@ def attention_by_hand(q: np.ndarray, k: np.ndarray, v: np.ndarray, digits: int =
     q, k, v = (np.asarray(a, dtype=float) for a in (q, k, v))
     terms = k * q
     scores = terms.sum(axis=1)
-    divisor = round(float(np.sqrt(q.shape[-1])), 3)
-    scaled = np.round(scores / divisor, digits)
-    exps = np.round(np.exp(scaled), digits)
-    total = float(np.round(exps.sum(), digits))
-    weights = np.round(exps / total, 3)
+    divisor = half_up(float(np.sqrt(q.shape[-1])), 3)
+    scaled = half_up_array(scores / divisor, digits)
+    exps = half_up_array(np.exp(scaled), digits)
+    total = half_up(exps.sum(), digits)
+    weights = half_up_array(exps / total, 3)
     exact = scaled_dot_product_attention(q[None], k, v).weights[0]
     out_terms = (weights[:, None] * v).T
     return HandAttention(

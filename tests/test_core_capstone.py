@@ -207,15 +207,19 @@ def test_look_back_finds_the_largest_weight_from_wa_to_the_token_before():
     maps[1, 2, 2] = [0.1, 0.7, 0.2, 0, 0, 0]
     maps[0, 1, 2] = [0.5, 0.4, 0.1, 0, 0, 0]
     found = capstone.look_back(maps, tokens)
-    assert found == capstone.LookBack(subject="いぬ", weight=0.7, block=2, head=3, even=1 / 3)
+    assert found == capstone.LookBack(
+        subject="いぬ", weight=0.7, block=2, head=3, even=1 / 3, places=((2, 3),)
+    )
     assert capstone.look_back(maps, ("ねこ", "が", "ひるね", "を", "する")) is None
 
 
 def test_look_back_later_wa_a_tie_and_a_leading_wa():
     tokens = ("きょう", "も", "は", "いい")  # は at position 3 (after <s>): four positions to spread over
     maps = np.zeros((1, 2, 5, 5))
-    maps[0, :, 3] = [0.2, 0.2, 0.3, 0.3, 0.0]  # both heads give も 0.3: the first wins
+    maps[0, :, 3] = [0.2, 0.2, 0.3, 0.3, 0.0]  # both heads give も 0.3: a tie, both named
     assert capstone.look_back(maps, tokens) == capstone.LookBack(
-        subject="も", weight=0.3, block=1, head=1, even=0.25
+        subject="も", weight=0.3, block=1, head=1, even=0.25, places=((1, 1), (1, 2))
     )
+    maps[0, 1, 3, 2] = 0.3004  # prints as 30.0% too: still a tie
+    assert capstone.look_back(maps, tokens).places == ((1, 1), (1, 2))
     assert capstone.look_back(np.zeros((1, 1, 3, 3)), ("は", "ねこ")) is None  # no subject before it

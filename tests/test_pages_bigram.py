@@ -407,3 +407,20 @@ def test_a_value_streamlit_refuses_starts_the_control_again(monkeypatch):
     slider = at.slider(key="bg_read")
     assert (slider.value, slider.max) == (2, 4)
     assert url_state.RETRIED.format("bg_read") not in at.session_state  # ready for the next time
+
+
+def test_a_tie_at_the_cut_of_a_top_list_is_kept_whole(lang):
+    """After は the bigram gives いぬ 2/11 and nine tokens 1/11 each (9.1%): a list
+    cut after its first 4 (or 3, in the table) would name three of the nine and
+    hide six equal ones, so the whole tie is named and nothing is "more"."""
+    at = open_page(PAGE, lang)  # the lab's default prefix: ねこ は
+    wa = {b for (a, b), n in pairs(CORPUS).items() if a == "は"}
+    more = {"en": "more", "ja": "ほか"}[lang]
+    lines = [line for m in at.markdown for line in m.value.splitlines() if "9.1%" in line]
+    assert len(lines) == 2  # the blind-spot paragraph and the lab
+    for line in lines:
+        assert all(tok in line for tok in wa) and more not in line
+        assert line.count("9.1%") == 9
+    table = at.dataframe[1].value
+    for cell in table.iloc[:, 3]:
+        assert all(tok in cell for tok in wa) and more not in cell

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 
+from course_app.i18n import pct
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
@@ -424,3 +425,71 @@ def test_parameter_table_is_a_deep_dive_in_an_expander(lang):
     (expander,) = [e for e in at.expander if e.label in ("What the parameters are", "パラメータの内訳")]
     assert len(expander.table) == 1
     assert parameter_total(at) == f"{expected_parameters(32, 2):,}"
+
+
+def look_back_sentence(at) -> str:
+    """The sentence under "5." that says how hard は looks back at ねこ (the default sentence)."""
+    (text,) = [
+        m.value for m in at.markdown if "ねこ" in m.value and re.search(r"block \d|ブロック \d", m.value)
+    ]
+    return text
+
+
+def test_look_back_sentence_names_every_head_of_a_tie(monkeypatch, lang):
+    """When two heads give は's subject the same weight, the sentence names both
+    and says no single head looks hardest; with one clear head it names that one.
+    Two trained heads rarely tie, so the second head is made a copy of the first."""
+    real = parts.attention_maps
+
+    def twin_heads(*args, **kwargs):
+        maps = real(*args, **kwargs).copy()
+        maps[:, 1] = maps[:, 0]
+        return maps
+
+    monkeypatch.setattr(parts, "attention_maps", twin_heads)
+    at = train_on_page(open_page(PAGE, lang), SHORT | {"gpt_seed": 1})
+    assert_clean(at)
+    text = look_back_sentence(at)
+    heads = {
+        "en": ("head 1 of block 1", "head 2 of block 1"),
+        "ja": ("ブロック 1 のヘッド 1", "ブロック 1 のヘッド 2"),
+    }
+    equally = {"en": "2 heads give it equally", "ja": "2 つのヘッドが同じだけ"}[lang]
+    assert all(h in text for h in heads[lang]) and equally in text
+    monkeypatch.setattr(parts, "attention_maps", real)
+    text = look_back_sentence(at.run())
+    assert sum(h in text for h in heads[lang]) == 1 and equally not in text
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_learner_predicts_cat_from_dog_before_it_is_told(lang, seed):
+    """After training, section 3 first asks whether this model tells ねこ は from
+    いぬ は; nothing is told before a choice. Then both answers are checked
+    against this run: the TV (recomputed here), the verdict at the 50% line as
+    printed, and right or wrong. The prediction is not kept in the URL."""
+    at = train_on_page(open_page(PAGE, lang), SHORT | {"gpt_seed": seed})
+    assert_clean(at)
+    result = training.cached(Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=seed))
+    cat = next_token_distribution(result.params, result.config, result.vocab, ["ねこ", "は"])
+    dog = next_token_distribution(result.params, result.config, result.vocab, ["いぬ", "は"])
+    shown = f"**{pct(total_variation(cat, dog))}**"
+    tells = float(shown.strip("*%")) >= 50.0
+    verdict = {
+        "en": ("**tells them apart**", "**does not tell them apart yet**"),
+        "ja": ("**見分けています**", "**見分けられていません**"),
+    }[lang]
+    right = {"en": "As you predicted.", "ja": "予想どおりです。"}[lang]
+    wrong = {"en": "Not what you predicted.", "ja": "予想とは違いました。"}[lang]
+
+    def answer() -> list[str]:
+        return [m.value for m in at.markdown if right in m.value or wrong in m.value]
+
+    assert at.radio(key="gpt_predict_apart").value is None and answer() == []
+    url = dict(at.query_params)
+    for guess in (0, 1):  # 0: it tells them apart, 1: it does not
+        at.radio(key="gpt_predict_apart").set_value(guess).run()
+        assert_clean(at)
+        (text,) = answer()
+        assert shown in text and verdict[0 if tells else 1] in text and verdict[1 if tells else 0] not in text
+        assert text.startswith(right if (guess == 0) == tells else wrong)
+        assert dict(at.query_params) == url

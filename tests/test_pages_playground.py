@@ -119,3 +119,19 @@ def test_controls_at_their_extremes():
     at.slider(key="pg_temp").set_value(5.0).run()
     assert_clean(at)
     assert "NaN" not in all_text(at)
+
+
+def test_scores_are_shown_rounded_half_up_without_negative_zero():
+    """Scaled scores of ±0.125 read ±0.13 (四捨五入, as in the attention lesson's
+    hand calculation), not Python's ±0.12; a score of zero is never "−0.00"."""
+    at = open_page(PAGE, "en")
+    tokens = ("猫", "が", "魚")
+    at.text_input(key="pg_sentence").input(" ".join(tokens)).run()
+    # d = 4, so √d = 2: the query 魚 scores ∓0.25 against 猫 and 魚, ∓0.125 once scaled
+    at.session_state["pg_vectors"][tokens] = np.array([[0.5, 0, 0, 0], [0, 0, 0, 0], [-0.5, 0, 0, 0]])
+    at.selectbox(key="pg_query").set_value(2).run()
+    assert_clean(at)
+    steps = at.dataframe[-1].value  # token, k, q·k, scaled, weight
+    assert list(steps.iloc[:, 2]) == ["−0.25", "0.00", "0.25"]
+    assert list(steps.iloc[:, 3]) == ["−0.13", "0.00", "0.13"]
+    assert "−0.00" not in all_text(at) and "-0.00" not in all_text(at)

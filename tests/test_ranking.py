@@ -45,3 +45,14 @@ def test_explorer_reads_a_zero_query_as_a_tie(lang):
     assert "14.3%" in text  # 1/7
     most = {"ja": "「それ（it）」がいちばん注目しているのは", "en": "attends most to"}[lang]
     assert most not in text
+
+
+def test_top_k_whole_never_cuts_inside_a_tie():
+    from lesson_core.ranking import top_k_whole
+
+    p = np.array([2, 1, 1, 1, 1, 0, 4]) / 10
+    assert list(top_k_whole(p, 1)) == [6]
+    assert list(top_k_whole(p, 2)) == [6, 0]
+    assert list(top_k_whole(p, 3)) == [6, 0, 1, 2, 3, 4]  # the four at 10.0% stay together
+    assert list(top_k_whole(p, 9)) == [6, 0, 1, 2, 3, 4]  # never a zero
+    assert list(top_k_whole(np.array([0.1234, 0.1225, 0.1]), 1)) == [0, 1]  # both print 12.3%

@@ -118,3 +118,34 @@ def test_w_o_mixes_rather_than_restores_the_width():
 def test_induction_feedback_says_the_same_in_both_languages():
     en = catalog("en")["multi_head.quiz.q2.feedback"][1]
     assert "repeat the sentence wrongly" not in en
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_the_look_back_prediction_is_asked_before_it_is_told(lang, k):
+    """Above the chart the learner predicts where the look-back head sends それ at
+    this k: nothing is told before a choice; then right or wrong, the head's
+    true top token for this k (written out here) and why. A wrong guess and the
+    right one, at every k; the prediction is never kept in the URL."""
+    at = open_page(PAGE, lang)
+    at.select_slider(key="mh_offset").set_value(k).run()
+    key = f"mh_predict_k{k}"
+    right = {"ja": "予想どおり", "en": "As you predicted"}[lang]
+    wrong = {"ja": "予想は", "en": "You predicted"}[lang]
+    why = {"ja": "位置だけを見ます", "en": "uses their positions only"}[lang]
+
+    def feedback() -> list[str]:
+        return [m.value for m in at.markdown if right in m.value or wrong in m.value or why in m.value]
+
+    assert at.radio(key=key).value is None and feedback() == []
+    url = dict(at.query_params)
+    w = look_back(IT, k)
+    target = IT - k
+    assert np.flatnonzero(w >= w.max() - 5e-4).tolist() == [target]  # one clear top for それ at every k
+    for guess in (0 if target else 1, target):
+        at.radio(key=key).set_value(guess).run()
+        assert_clean(at)
+        said, reason = feedback()
+        assert (right in said) is (guess == target) and (wrong in said) is (guess != target)
+        assert TOKENS[target] in said and f"{100 * w[target]:.1f}%" in said
+        assert why in reason and TOKENS[target] in reason and f"{k} " in reason
+        assert dict(at.query_params) == url  # a prediction is not a setting: the link stays the same

@@ -35,6 +35,7 @@ MAX_SENTENCE = 80
 # Count placeholders followed by a plural noun that never get exactly 1, and why.
 NEVER_ONE: dict[tuple[str, str], str] = {
     ("ui.weights_summary.tie", "n_tied"): "a tie is two or more (lesson_core.ranking.tops)",
+    ("capstone.attn.look_back.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
     ("scaling.onehot.close_pair", "n"): "the softmax demo's 12 scores",
     ("scaling.predict.result", "entropy_1"): "an entropy printed with two decimals (1.60 at T = 1)",
     ("scaling.predict.result", "entropy_2"): "an entropy printed with two decimals (2.45 at T = 2)",
@@ -410,3 +411,28 @@ def test_a_lesson_that_points_ahead_names_the_lesson():
     }
     for lang in LANGS:
         assert [key for key, text in texts(lang) if any(v in text for v in vague[lang])] == [], lang
+
+
+# --- a model's token is a トークン, not a 語 ----------------------------------------------------
+
+# Words that contain 語 and mean something else (function word, grammar, language...).
+WORD_COMPOUNDS = re.compile("機能語|内容語|用語|英語|日本語|言語|語彙|主語|目的語|単語|語順|物語")
+# The values where 語 is an ordinary word of Japanese, not a token of the model:
+# how a tokenizer splits words, how the learner's text is split into words and
+# particles, two words of a learner's sentence run together for want of a
+# space, and two quiz options about what a word "means".
+ORDINARY_WORD = {
+    "glossary.token.long",
+    "bigram.input.new_tokens",
+    "ux.split_check",
+    "ux.split_done",
+    "attention.quiz.q2.options[0]",
+    "attention.quiz.q2.feedback[2]",
+    "causal_mask.quiz.q1.options[2]",
+}
+
+
+def test_a_model_token_is_called_a_token_in_japanese():
+    words = {key for key, text in texts("ja") if "語" in WORD_COMPOUNDS.sub("", clean(text))}
+    assert words - ORDINARY_WORD == set(), "say トークン where the model's token is meant"
+    assert words >= ORDINARY_WORD, "a key that no longer says 語 leaves ORDINARY_WORD"

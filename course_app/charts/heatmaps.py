@@ -25,6 +25,7 @@ from course_app.charts.base import (
     table,
     tooltips,
 )
+from lesson_core.rounding import fixed_array
 
 # White text from here on: the share of the way along the colour scale, from its
 # light end (0 of ``blues`` on 0 … 1; the middle, 0, of the diverging scale) to its
@@ -318,8 +319,8 @@ def weights_frame(
     tooltip says the weight with its % sign (e.g. "66.0%")."""
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
-    texts = np.where(blocked, "—", np.char.mod("%.0f", 100 * weights))
-    tips = np.where(blocked, "—", np.char.mod("%.1f%%", 100 * weights))  # beside a legend in %
+    texts = np.where(blocked, "—", fixed_array(weights, 0, scale=100))
+    tips = np.where(blocked, "—", np.char.add(fixed_array(weights, 1, scale=100), "%"))  # legend is in %
     return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row, tips=tips)
 
 

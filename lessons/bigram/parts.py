@@ -14,8 +14,9 @@ import pandas as pd
 import streamlit as st
 
 from course_app import bound, charts, gloss, md_escape, one_shot, pct, t, url_state, vec, word_split
-from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens, top_k
+from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
+from lesson_core.ranking import top_k_whole
 
 ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
 NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
@@ -145,11 +146,12 @@ def count_map(sentences: Sequence[Sentence]) -> None:
 
 
 def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = False) -> str:
-    """'いぬ 18.2%, ねこ 9.1%, ひるね 9.1%, さかな 9.1%, and 6 more': the k likeliest
+    """'いぬ 27.3%, ねこ 18.2%, さかな 9.1%, ひるね 9.1%, and 3 more': the k likeliest
     tokens of ``p`` and how many more ``p`` gives a chance to, each token
-    glossed in English. For markdown the tokens are escaped; ``in_table``
-    gives plain text."""
-    best = top_k(p, k)
+    glossed in English. A tie at the cut is kept whole (``top_k_whole``), so
+    the list can run past k but never shows one of two equal shares and hides
+    the other. For markdown the tokens are escaped; ``in_table`` gives plain text."""
+    best = top_k_whole(p, k)
     if len(best) == 0:
         return t("bigram.lab.nothing")
     name = gloss if in_table else (lambda tok: md_escape(gloss(tok)))

@@ -10,7 +10,9 @@ from lessons.capstone import parts, training
 
 LESSON = "capstone"
 REFERENCE = reference_losses()
-FAIL_TV = 0.5  # task t2: a model whose predictions after ねこ は and いぬ は are still alike
+FAIL_TV = (
+    0.5  # below this TV the predictions after ねこ は and いぬ は count as alike (task t2, the prediction)
+)
 PRESSED = "gpt_pressed"  # the configurations this learner pressed Train for (the tasks need that)
 
 
@@ -78,6 +80,7 @@ def lab() -> None:
     if trained:
         st.header(t("capstone.predict.header"))
         st.markdown(t("capstone.predict.body"))
+        parts.apart_prediction(result, FAIL_TV)  # asked before the charts that answer it
         parts.prediction_section(result)
         terms("total_variation")
 

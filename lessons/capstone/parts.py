@@ -16,9 +16,8 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, num, pct, t, t_count, views
+from course_app import bound, charts, gloss, md_escape, num, pct, ranking, t, t_count, t_list, views
 from lesson_core.attention import causal_mask
-from lesson_core.bigram import top_k
 from lesson_core.capstone import (
     BLOCKS,
     LEARNING_RATES,
@@ -44,6 +43,8 @@ from lesson_core.capstone import (
     step_budget,
 )
 from lesson_core.examples import CAT_WA, CORPUS, DOG_WA
+from lesson_core.ranking import top_k_whole
+from lesson_core.rounding import fixed_array, half_up
 from lesson_core.transformer import (
     EOS,
     LOSS_TARGET,
@@ -341,8 +342,9 @@ def _bar_text(p: float) -> str:
 
 
 def top_text(p: np.ndarray, k: int = 4) -> str:
-    """'ひるね 25.0%, さかな 24.9%, …': the k likeliest tokens, glossed and escaped."""
-    best = top_k(p, k)
+    """'ひるね 25.0%, さかな 24.9%, …': the k likeliest tokens, glossed and
+    escaped; a tie at the cut is kept whole (``top_k_whole``)."""
+    best = top_k_whole(p, k)
     if len(best) == 0:
         return t("capstone.predict.nothing")
     return t("capstone.predict.sep").join(f"{md_escape(gloss(VOCAB.tokens[i]))} {pct(p[i])}" for i in best)
@@ -379,6 +381,38 @@ def prediction_column(result: TrainResult, side: str, default: tuple[str, ...]) 
         )
     )
     return found
+
+
+def apart_prediction(result: TrainResult, alike_below: float) -> None:
+    """Before the charts of section 3: the learner predicts whether this trained
+    model tells ねこ は from いぬ は; nothing is told until they choose. Then the
+    answer, measured on this run: the model's TV between the two (beside the
+    bigram's and the corpus's) and whether it reaches ``alike_below`` (as
+    printed, so that a TV shown as 50.0% never reads as "below 50.0%"). Not
+    kept in the URL: a question, not a setting."""
+    guess = st.radio(
+        t("capstone.predict.ask.question"),
+        range(2),  # 0: tells them apart, 1: does not
+        index=None,
+        format_func=t_list("capstone.predict.ask.options").__getitem__,
+        key="gpt_predict_apart",
+    )
+    if guess is None:
+        st.caption(t("capstone.predict.ask.wait"))
+        return
+    gap = apart(distributions(result, CAT), distributions(result, DOG))
+    tells = half_up(gap.model, 1, scale=100) >= half_up(alike_below, 1, scale=100)
+    said = t("capstone.predict.ask.right" if guess == (0 if tells else 1) else "capstone.predict.ask.wrong")
+    st.markdown(
+        t(
+            f"capstone.predict.ask.{'apart' if tells else 'alike'}",
+            said=said,
+            tv=pct(gap.model),
+            bigram_tv=pct(gap.bigram),
+            corpus_tv=pct(gap.corpus),
+            line=pct(alike_below),
+        )
+    )
 
 
 def prediction_section(result: TrainResult) -> None:
@@ -447,7 +481,7 @@ def small_map(labels: Sequence[str], weights: np.ndarray, alt_text: str) -> None
     Shapes: weights [n, n]"""
     n = len(labels)
     blocked = ~causal_mask(n)
-    texts = np.where(blocked | (weights < SMALL_MAP_TEXT), "", np.char.mod("%.0f", 100 * weights))
+    texts = np.where(blocked | (weights < SMALL_MAP_TEXT), "", fixed_array(weights, 0, scale=100))
     frame = charts.heatmap_frame(labels, labels, weights, texts, masked=blocked)
     titles = charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"))
     spec = charts.small_heatmap_spec(titles, n)
@@ -467,19 +501,22 @@ def attention_section(result: TrainResult) -> None:
 
 
 def look_back_text(found: LookBack | None) -> None:
-    """How strongly は looks at the token before it, against an even spread; or
-    that the sentence has no は to look from."""
+    """How strongly は looks at the token before it, against an even spread, in
+    the head that looks hardest, or in every head that ties for it; or that the
+    sentence has no は to look from."""
     if found is None:
         st.info(t("capstone.attn.no_wa", wa=WA))
         return
+    places = found.places or ((found.block, found.head),)
+    where = [t("capstone.attn.place", block=block, head=head) for block, head in places]
     st.markdown(
         t(
-            "capstone.attn.look_back",
+            f"capstone.attn.look_back.{'one' if len(places) == 1 else 'tie'}",
             wa=WA,
             subject=md_escape(gloss(found.subject)),
             weight=pct(found.weight),
-            block=found.block,
-            head=found.head,
+            places=ranking.joined(where),
+            n_tied=len(places),
             even=pct(found.even),
         )
     )

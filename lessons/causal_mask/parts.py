@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, num, pct, t, tables, views
+from course_app import bound, charts, gloss, num, pct, pct_label, t, tables, views
 from lesson_core.attention import causal_mask
 from lesson_core.masking import sliding_window_mask, training_pairs
 
@@ -113,8 +113,7 @@ def scores_map(tokens: Sequence[str], scores: np.ndarray, allowed: np.ndarray | 
 def leak_map(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, fill: str) -> None:
     """The weights after the mask, the hidden cells grey but labelled with the
     weight that reached them anyway."""
-    texts = np.vectorize(lambda w: f"{100 * w:.0f}%", otypes=[object])(weights)
-    texts = np.where((weights > 0) & (weights < 0.005), "<1%", texts)  # never "0%" unless exactly 0
+    texts = np.vectorize(lambda w: pct_label(w, 0), otypes=[object])(weights)  # never "0%" unless exactly 0
     legend, alt = t("causal_mask.fill.legend"), t("causal_mask.fill.alt", fill=fill)
     _heatmap(tokens, weights, texts, ~allowed, t("ui.col.weight"), legend, alt, legend="top")
 

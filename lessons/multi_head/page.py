@@ -65,11 +65,16 @@ def hand_made_heads(offset: int) -> HandMadeHeads:
 
 @st.fragment
 def heads_demo() -> None:
-    """2. Two hand-made heads side by side: one query, its weights in each head."""
-    bars_area = st.container()  # the chart first, the two controls that change it right below
+    """2. Two hand-made heads side by side: one query, its weights in each head.
+    Above the chart, the learner first predicts where the look-back head sends
+    それ (at the k chosen below), then reads the answer."""
+    predict_area = st.container()  # the prediction first, before the chart that answers it
+    bars_area = st.container()  # the chart, then the two controls that change it right below
     query = parts.query_select(TOKENS, IT)
     offset = parts.offset_select(N)
     heads = hand_made_heads(offset)
+    with predict_area:
+        parts.look_back_prediction(TOKENS, heads.weights[1, IT], IT, offset)
     tops = parts.heads_section(TOKENS, heads, ALLOWED, query, offset, bars_area)
     terms("concatenation")
     clear = [top[0] if len(top) == 1 else None for top in tops]  # a tie is no "most"

@@ -93,6 +93,36 @@ def heads_section(
     return tops
 
 
+def look_back_prediction(tokens: Sequence[str], row: np.ndarray, query: int, offset: int) -> None:
+    """Before the chart: which token will the look-back head (``offset`` back)
+    weight most for ``query``? Nothing is told until the learner chooses; then
+    whether the guess was right, the head's true top token(s) for this k (a
+    tie named as a tie) and why. Not kept in the URL: it is a question, not a
+    setting. Each k has its own question (and widget), so a new k asks afresh.
+
+    Shapes: row [n], the look-back head's weights for ``query``"""
+    labels = [gloss(tok) for tok in tokens]
+    it = labels[query]
+    guess = st.radio(
+        t("multi_head.predict.question", k=offset, it=it),
+        range(query + 1),  # what the query can see under the causal mask
+        index=None,
+        format_func=labels.__getitem__,
+        horizontal=True,
+        key=f"mh_predict_k{offset}",  # one prediction per k: a new k is a new question
+    )
+    if guess is None:
+        st.caption(t("multi_head.predict.wait"))
+        return
+    top = leaders(row).tolist()
+    said = "right" if top == [guess] else "wrong"
+    looks = looks_most(labels, row, top)
+    shown = {"it": it, "looks": looks, "guess": labels[guess], "guess_weight": pct(row[guess])}
+    st.markdown(t(f"multi_head.predict.{said}", **shown))
+    if len(top) == 1 and query - offset >= 0:
+        st.markdown(t_count("multi_head.predict.why", offset, it=it, k=offset, target=labels[query - offset]))
+
+
 def looks_most(labels: Sequence[str], row: np.ndarray, top: Sequence[int]) -> str:
     """'looks most at X (w)', or for a tie 'puts the same largest weight, w, on X and Y'."""
     if len(top) == 1:

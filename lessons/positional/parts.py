@@ -21,6 +21,7 @@ from lesson_core.positional import (
     single_hand,
     wavelengths,
 )
+from lesson_core.rounding import fixed
 
 MIN_POSITIONS, MAX_POSITIONS, DEFAULT_POSITIONS = 2, 256, 50
 D_MODELS = tuple(range(2, 129, 2))  # only even widths: sin and cos come in pairs
@@ -181,7 +182,7 @@ def hands_text(view: PositionMap) -> None:
             fast=num(lam[0], 1),
             fast_turns=num(turns[0], 1),
             slow_dims=f"{d - 2}, {d - 1}",
-            slow=f"{lam[-1]:,.1f}",  # thousands grouped, like 1,024 elsewhere
+            slow=fixed(lam[-1], 1, grouped=True),  # thousands grouped, like 1,024 elsewhere
             slow_turns=num(turns[-1], 4),
         )
     )

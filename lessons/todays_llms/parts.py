@@ -41,6 +41,7 @@ from lesson_core.long_context import (
 )
 from lesson_core.multihead import divisors, random_projections
 from lesson_core.rope import RopeScore, frequencies, rope_score, score_by_offset
+from lesson_core.rounding import fixed
 from lesson_core.transformer import EOS, FFN_MULT, Config, TrainResult, forward, train
 
 PROMPTS = (("ねこ", "は"), ("いぬ", "は"), ("ねこ",), ("いぬ",))
@@ -179,7 +180,7 @@ def megabytes(n_bytes: float) -> str:
     """Bytes as MB (10⁶ bytes) with a sensible number of digits."""
     mb = n_bytes / 1e6
     digits = 3 if mb < 0.1 else 2 if mb < 10 else 1
-    return f"{mb:,.{digits}f} MB"
+    return f"{fixed(mb, digits, grouped=True)} MB"
 
 
 def cache_size_section() -> None:
@@ -372,7 +373,7 @@ def gqa_section(model: ModelShape, kv: int, tokens: int) -> int:
     frame = charts.bar_frame(
         [str(g) for g in options],
         sizes,
-        [f"{s:,.0f}" if s >= 10 else f"{s:.1f}" for s in sizes],
+        [fixed(s, 0, grouped=True) if s >= 10 else fixed(s, 1) for s in sizes],
         highlight=options.index(kv),
     )
     charts.show(frame, spec, t("todays_llms.gqa.chart_alt"))
