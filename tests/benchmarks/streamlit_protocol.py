@@ -62,7 +62,7 @@ class Widget:
     """One widget as the frontend knows it: what it is and its current value."""
 
     id: str
-    kind: str  # slider, select_slider, selectbox, radio, checkbox
+    kind: str  # slider, select_slider, selectbox, radio, checkbox; text_input, submit, button
     fragment_id: str  # "" outside any fragment
     label: str
     options: list[str] = field(default_factory=list)
@@ -72,6 +72,7 @@ class Widget:
     is_int: bool = False
     value: object = None  # list[float] (slider), int index / list of indices, bool; None: no value yet
     question: bool = False  # a radio that starts with no choice: a quiz question waiting for an answer
+    form_id: str = ""  # the st.form a text input or a submit button belongs to
 
     def state(self, msg) -> bool:
         """Fill a WidgetState proto with the current value; False if there is none."""
@@ -86,6 +87,12 @@ class Widget:
             msg.string_value = self.options[self.value]
         elif self.kind == "checkbox":
             msg.bool_value = bool(self.value)
+        elif self.kind == "text_input":
+            msg.string_value = str(self.value)
+        elif self.kind == "submit":  # a press: sent once, with the form's values
+            msg.trigger_value = True
+        else:  # a button outside a form: known (its id), never pressed
+            return False
         return True
 
     def accepts(self, value: object) -> bool:
@@ -168,6 +175,16 @@ def widget_from_delta(msg: ForwardMsg) -> Widget | None:
             return None
         question = kind == "radio" and not proto.HasField("default")
         return Widget(proto.id, kind, fragment, proto.label, options, value=value, question=question)
+    if kind == "text_input":
+        proto = element.text_input
+        if not proto.form_id:  # only a form's fields (the class's join form): a lesson's own are left alone
+            return None
+        value = proto.value if proto.set_value else (proto.default if proto.HasField("default") else "")
+        return Widget(proto.id, "text_input", fragment, proto.label, value=value, form_id=proto.form_id)
+    if kind == "button":
+        proto = element.button
+        submit = "submit" if proto.is_form_submitter else "button"
+        return Widget(proto.id, submit, fragment, proto.label, form_id=proto.form_id)
     if kind == "checkbox":
         proto = element.checkbox
         return Widget(
@@ -364,9 +381,33 @@ class StreamlitSession:
             widget.change(self.rng)
         return self.rerun(fragment_id=widget.fragment_id)
 
+    def keyed(self, key: str) -> Widget | None:
+        """The widget made with ``key=key`` (Streamlit ends a keyed widget's id with its key)."""
+        return next((w for w in self.widgets.values() if w.id.endswith(f"-{key}")), None)
+
+    def submit_form(self, fields: dict[str, str]) -> float:
+        """Fill a form's text inputs (by their keys) and press its submit button,
+        as the frontend does: the fields' values and the button's trigger go
+        together in one rerun. Returns the seconds of that rerun."""
+        inputs = [self.keyed(key) for key in fields]
+        if any(w is None or w.kind != "text_input" for w in inputs):
+            raise ProtocolError(f"no form with the text inputs {sorted(fields)}")
+        form = inputs[0].form_id
+        button = next((w for w in self.widgets.values() if w.kind == "submit" and w.form_id == form), None)
+        if button is None:
+            raise ProtocolError(f"form {form!r} has no submit button")
+        for widget, text in zip(inputs, fields.values(), strict=True):
+            widget.value = text
+        button.value = True
+        try:
+            return self.rerun(fragment_id=button.fragment_id)
+        finally:
+            button.value = None  # a trigger is never sent twice
+
     def follow_menu(self, page: str) -> float:
-        """Open another page through the menu (same session, same query's lang and progress)."""
-        keep = {k: v for k, v in parse_qsl(self.query) if k in ("lang", "p")}
+        """Open another page through the menu (same session, same query's lang,
+        progress and seat in a class, as the menu's links carry them)."""
+        keep = {k: v for k, v in parse_qsl(self.query) if k in ("lang", "p", "seat")}
         self.query = urlencode(keep)
         self.widgets.clear()
         seconds = self.rerun(page=page)

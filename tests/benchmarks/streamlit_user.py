@@ -1,7 +1,7 @@
 """A Locust user that speaks Streamlit's own websocket protocol: a learner.
 
     locust -f tests/benchmarks/streamlit_user.py --headless -H http://127.0.0.1:8501 \\
-        -u 20 -r 20 -t 60s --think 2 --pages attention,capstone
+        -u 20 -r 20 -t 60s --think 2 --pages attention,capstone [--class-code CODE]
 
 (``tests/benchmarks/classroom.py`` runs the standard scenarios with it.)
 
@@ -28,6 +28,19 @@ where the widgets bound to the URL and the progress live), every known
 widget's state and the hashes of the big messages this client has cached
 (the server then sends references, as to a browser).
 
+With ``--class-code CODE`` each learner first joins that class: the lesson is
+opened with ``?join=CODE``, and the sidebar's join form is filled (the code,
+a nickname of its own: ``--nickname-prefix`` and a random suffix) and
+submitted over the protocol (the form's fields and its submit button's
+trigger go in one rerun), timed as the action ``join``. Then it acts as
+above. A joined learner also counts the class events its actions cause, as
+the app's ``course_app/classroom/learner.py`` puts them: a lesson's visit
+(on joining, on each change of page, on a new session), a task newly ticked
+(read from the progress in the query string, ``?p=``), a quiz answer (the
+first try in a session, then a right answer after a wrong one). Each is
+reported as a Locust request of type ``expected`` (name = the kind), so
+``tests/benchmarks/class_load.py`` compares them with the database.
+
 Each action is timed from sending its BackMsg to receiving its
 ``script_finished`` and reported to Locust's statistics as request type =
 the action (``open``, ``slider``, ``select``, ``switch``, ``quiz``, ``page``),
@@ -45,13 +58,21 @@ import random
 import sys
 import time
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode
 
 import gevent
 from locust import User, between, events, task
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from streamlit_protocol import StreamlitSession, lesson_pages
+from streamlit_protocol import ProtocolError, StreamlitSession, Widget, lesson_pages
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+from course_app import progress
+from course_app.course import BY_ID, LESSONS
+
+EXPECTED = "expected"  # request type of the class events a learner's action caused
+VISIT, TASK, QUIZ = "visit", "task", "quiz"  # quiz: any of the three kinds of answer
 
 # --- Locust ------------------------------------------------------------------
 
@@ -71,6 +92,8 @@ def _options(parser) -> None:
     parser.add_argument("--stay", action="store_true", help="never follow the menu to another page")
     parser.add_argument("--step-timeout", type=float, default=60.0, help="seconds one action may take")
     parser.add_argument("--seed", type=int, default=0, help="random seed (0: a fresh one)")
+    parser.add_argument("--class-code", default="", help="join this class first (?join=CODE and the form)")
+    parser.add_argument("--nickname-prefix", default="locust", help="joined learners' nicknames start so")
     parser.add_argument(
         "--settle",
         type=float,
@@ -112,9 +135,64 @@ class Learner(User):
         self.page = self.pages[self.rng.randrange(len(self.pages))]
         self.session = StreamlitSession(self.host, timeout=opts.step_timeout, rng=self.rng)
         self.actions_here = 0
-        self.opened = self._timed(
-            "open", self.page, lambda: self.session.open(self.page, f"lang={self._lang()}")
-        )
+        self.seat = ""  # the seat token once joined (the query's ?seat=)
+        self.answers: dict[str, int] = {}  # quiz answers in this session, as learner.py keeps them
+        self.nickname = f"{opts.nickname_prefix}-{self.rng.getrandbits(40):010x}"
+        if opts.class_code:
+            query = urlencode({"lang": self._lang(), "join": opts.class_code})
+            self.opened = self._timed("open", self.page, lambda: self.session.open(self.page, query))
+            if self.opened:
+                self._timed("join", self.page, self._join)
+        else:
+            self.opened = self._timed(
+                "open", self.page, lambda: self.session.open(self.page, f"lang={self._lang()}")
+            )
+
+    def _join(self) -> float:
+        code = self.environment.parsed_options.class_code
+        fields = {"classroom_code": code, "classroom_nickname": self.nickname}
+        seconds = self._counting(lambda: self.session.submit_form(fields))
+        seat = dict(parse_qsl(self.session.query)).get("seat", "")
+        if not seat or self.session.keyed("classroom_leave") is None:
+            raise ProtocolError("the join form was submitted, but the learner is not in the class")
+        self.seat = seat
+        self._expect(VISIT)  # the page's run after joining counts the lesson's visit
+        return seconds
+
+    # --- the class events this learner causes (course_app/classroom/learner.py) ---
+
+    def _expect(self, kind: str, n: int = 1) -> None:
+        for _ in range(n):
+            events.request.fire(
+                request_type=EXPECTED,
+                name=kind,
+                response_time=0,
+                response_length=0,
+                exception=None,
+                context={},
+            )
+
+    def _counting(self, action, widget: Widget | None = None) -> float:
+        """Run ``action`` (a rerun) and count the events it caused: tasks newly
+        ticked in the progress, and a quiz answer when ``widget`` is a quiz question."""
+        before = _progress(self.session.query)
+        seconds = action()
+        if not self.seat:
+            return seconds
+        after = _progress(self.session.query)
+        self._expect(TASK, len(after.tasks - before.tasks))
+        quiz = _quiz(widget)
+        if quiz is not None:
+            lesson, question, choice = quiz
+            key = f"{lesson}.{question}"
+            if self.answers.get(key) != choice:
+                first = key not in self.answers
+                self.answers[key] = choice
+                right = choice == BY_ID[lesson].quiz(question).answer
+                # the first try counts unless already right before joining; later, a right answer
+                if (key not in before.quizzes) if first else right:
+                    self._expect(QUIZ)
+        return seconds
 
     def on_stop(self) -> None:
         self.session.close()
@@ -153,9 +231,15 @@ class Learner(User):
     def learn(self) -> None:
         opts = self.environment.parsed_options
         if self.session.ws is None:  # after a failure: open the lesson again, as a reload would
-            self.opened = self._timed(
-                "open", self.page, lambda: self.session.open(self.page, f"lang={self._lang()}")
-            )
+            params = {"lang": self._lang()}
+            if self.seat:  # a reload keeps the seat: a new session, its first visit
+                params["seat"] = self.seat
+                self.answers = {}
+            query = urlencode(params)
+            reopen = lambda: self._counting(lambda: self.session.open(self.page, query))  # noqa: E731
+            self.opened = self._timed("open", self.page, reopen)
+            if self.opened and self.seat and self.session.keyed("classroom_leave") is not None:
+                self._expect(VISIT)
             return
         if opts.burst:
             return
@@ -163,7 +247,10 @@ class Learner(User):
             others = [p for p in self.pages if p != self.page]
             self.page = self.rng.choice(others)
             self.actions_here = 0
-            self._timed("page", self.page, lambda: self.session.follow_menu(self.page))
+            move = lambda: self._counting(lambda: self.session.follow_menu(self.page))  # noqa: E731
+            self._timed("page", self.page, move)
+            if self.seat and self.session.ws is not None:
+                self._expect(VISIT)
             return
         self.actions_here += 1
         moves = self.session.controls(("slider", "select_slider"), in_fragment=None)
@@ -177,4 +264,21 @@ class Learner(User):
             raise StopUser(f"nothing to do on {self.page}")
         group, kind, _ = self.rng.choices(menu, weights=[w for _, _, w in menu])[0]
         widget = self.rng.choice(group)
-        self._timed(kind, self.page, lambda: self.session.act(widget))
+        self._timed(kind, self.page, lambda: self._counting(lambda: self.session.act(widget), widget))
+
+
+def _progress(query: str):
+    """The learner's progress as the query string carries it (``?p=``)."""
+    return progress.decode(dict(parse_qsl(query)).get("p", ""))[0]
+
+
+def _quiz(widget: Widget | None) -> tuple[str, str, int] | None:
+    """(lesson, question, choice) when ``widget`` is a quiz question (its key is
+    ``<lesson>_<question>``) with an answer picked, else None."""
+    if widget is None or not widget.question or widget.value is None:
+        return None
+    for lesson in LESSONS:
+        for question in lesson.quizzes:
+            if widget.id.endswith(f"-{lesson.id}_{question.id}"):
+                return lesson.id, question.id, widget.value
+    return None
