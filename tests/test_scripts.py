@@ -15,6 +15,8 @@ OWN = (
     "course_app",
     "lessons",
     "apprun",
+    "classroom",
+    "classroom_db",
     "conftest",
     "screenshots",
     "streamlit_protocol",

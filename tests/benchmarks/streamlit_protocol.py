@@ -35,9 +35,13 @@ from __future__ import annotations
 import contextlib
 import inspect
 import random
+import sys
 import time
 import urllib.request
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -46,11 +50,16 @@ from streamlit.proto.Slider_pb2 import Slider
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
+from course_app import progress
+from course_app.course import BY_ID, LESSONS
+
 CONNECT_OPTIONS = set(inspect.signature(connect).parameters)
 
 FINISHED = ForwardMsg.ScriptFinishedStatus
 DONE = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 CONTROL_KINDS = ("slider", "select_slider", "selectbox", "radio", "checkbox")
+VISIT, TASK, QUIZ = "visit", "task", "quiz"  # the class events a learner causes (quiz: any answer kind)
 
 
 class ProtocolError(Exception):
@@ -415,6 +424,66 @@ class StreamlitSession:
         return seconds
 
 
+class ClassTally:
+    """The class events a joined learner's session causes, counted from the
+    outside as ``course_app/classroom/learner.py`` puts them: a lesson's visit
+    (the caller adds it: on joining, on a change of page, on a new session), a
+    task newly ticked (the progress in the query string, ``?p=``, before and
+    after each rerun) and a quiz answer (the first try in a session unless the
+    question was already right before, then a right answer after a wrong one;
+    the same choice again is no answer). ``report(kind, n)`` is told of each."""
+
+    def __init__(self, report: Callable[[str, int], None] | None = None) -> None:
+        self.counts: Counter[str] = Counter()
+        self.answers: dict[str, int] = {}  # "<lesson>.<question>" -> choice, this session's
+        self.report = report
+
+    def add(self, kind: str, n: int = 1) -> None:
+        if n > 0:
+            self.counts[kind] += n
+            if self.report is not None:
+                self.report(kind, n)
+
+    def new_session(self) -> None:
+        self.answers = {}
+
+    def around(
+        self, session: StreamlitSession, action: Callable[[], float], widget: Widget | None = None
+    ) -> float:
+        """Run ``action`` (one rerun of ``session``: ``session.act(widget)``...); count what it caused."""
+        before = progress_of(session.query)
+        seconds = action()
+        self.add(TASK, len(progress_of(session.query).tasks - before.tasks))
+        quiz = quiz_of(widget)
+        if quiz is not None:
+            key, choice = quiz
+            if self.answers.get(key) != choice:
+                first = key not in self.answers
+                self.answers[key] = choice
+                lesson, question = key.split(".", 1)
+                right = choice == BY_ID[lesson].quiz(question).answer
+                if (key not in before.quizzes) if first else right:
+                    self.add(QUIZ)
+        return seconds
+
+
+def progress_of(query: str) -> progress.Progress:
+    """The learner's progress as the query string carries it (``?p=``)."""
+    return progress.decode(dict(parse_qsl(query)).get("p", ""))[0]
+
+
+def quiz_of(widget: Widget | None) -> tuple[str, int] | None:
+    """("<lesson>.<question>", choice) when ``widget`` is a quiz question (its
+    key is ``<lesson>_<question>``) with an answer picked, else None."""
+    if widget is None or not widget.question or widget.value is None:
+        return None
+    for lesson in LESSONS:
+        for question in lesson.quizzes:
+            if widget.id.endswith(f"-{lesson.id}_{question.id}"):
+                return f"{lesson.id}.{question.id}", widget.value
+    return None
+
+
 def _server_set(msg: ForwardMsg) -> bool:
     element = msg.delta.new_element
     proto = getattr(element, element.WhichOneof("type"))
@@ -423,13 +492,9 @@ def _server_set(msg: ForwardMsg) -> bool:
 
 def lesson_pages() -> list[str]:
     """The URL paths of the lesson pages (pages/2_attention.py -> attention)."""
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent.parent
-    sys.path.insert(0, str(root))
     from course_app import course
 
+    root = Path(__file__).resolve().parent.parent.parent
     return [
         Path(lesson.page).stem.split("_", 1)[1] for lesson in course.LESSONS if (root / lesson.page).exists()
     ]

@@ -65,14 +65,9 @@ from locust import User, between, events, task
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from streamlit_protocol import ProtocolError, StreamlitSession, Widget, lesson_pages
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent))
-from course_app import progress
-from course_app.course import BY_ID, LESSONS
+from streamlit_protocol import VISIT, ClassTally, ProtocolError, StreamlitSession, Widget, lesson_pages
 
 EXPECTED = "expected"  # request type of the class events a learner's action caused
-VISIT, TASK, QUIZ = "visit", "task", "quiz"  # quiz: any of the three kinds of answer
 
 # --- Locust ------------------------------------------------------------------
 
@@ -136,7 +131,7 @@ class Learner(User):
         self.session = StreamlitSession(self.host, timeout=opts.step_timeout, rng=self.rng)
         self.actions_here = 0
         self.seat = ""  # the seat token once joined (the query's ?seat=)
-        self.answers: dict[str, int] = {}  # quiz answers in this session, as learner.py keeps them
+        self.tally = ClassTally(report=self._expect)
         self.nickname = f"{opts.nickname_prefix}-{self.rng.getrandbits(40):010x}"
         if opts.class_code:
             query = urlencode({"lang": self._lang(), "join": opts.class_code})
@@ -151,12 +146,12 @@ class Learner(User):
     def _join(self) -> float:
         code = self.environment.parsed_options.class_code
         fields = {"classroom_code": code, "classroom_nickname": self.nickname}
-        seconds = self._counting(lambda: self.session.submit_form(fields))
+        seconds = self.tally.around(self.session, lambda: self.session.submit_form(fields))
         seat = dict(parse_qsl(self.session.query)).get("seat", "")
         if not seat or self.session.keyed("classroom_leave") is None:
             raise ProtocolError("the join form was submitted, but the learner is not in the class")
         self.seat = seat
-        self._expect(VISIT)  # the page's run after joining counts the lesson's visit
+        self.tally.add(VISIT)  # the page's run after joining counts the lesson's visit
         return seconds
 
     # --- the class events this learner causes (course_app/classroom/learner.py) ---
@@ -173,26 +168,10 @@ class Learner(User):
             )
 
     def _counting(self, action, widget: Widget | None = None) -> float:
-        """Run ``action`` (a rerun) and count the events it caused: tasks newly
-        ticked in the progress, and a quiz answer when ``widget`` is a quiz question."""
-        before = _progress(self.session.query)
-        seconds = action()
+        """Run ``action`` (a rerun); once joined, count the class events it caused."""
         if not self.seat:
-            return seconds
-        after = _progress(self.session.query)
-        self._expect(TASK, len(after.tasks - before.tasks))
-        quiz = _quiz(widget)
-        if quiz is not None:
-            lesson, question, choice = quiz
-            key = f"{lesson}.{question}"
-            if self.answers.get(key) != choice:
-                first = key not in self.answers
-                self.answers[key] = choice
-                right = choice == BY_ID[lesson].quiz(question).answer
-                # the first try counts unless already right before joining; later, a right answer
-                if (key not in before.quizzes) if first else right:
-                    self._expect(QUIZ)
-        return seconds
+            return action()
+        return self.tally.around(self.session, action, widget)
 
     def on_stop(self) -> None:
         self.session.close()
@@ -234,12 +213,12 @@ class Learner(User):
             params = {"lang": self._lang()}
             if self.seat:  # a reload keeps the seat: a new session, its first visit
                 params["seat"] = self.seat
-                self.answers = {}
+                self.tally.new_session()
             query = urlencode(params)
             reopen = lambda: self._counting(lambda: self.session.open(self.page, query))  # noqa: E731
             self.opened = self._timed("open", self.page, reopen)
             if self.opened and self.seat and self.session.keyed("classroom_leave") is not None:
-                self._expect(VISIT)
+                self.tally.add(VISIT)
             return
         if opts.burst:
             return
@@ -250,7 +229,7 @@ class Learner(User):
             move = lambda: self._counting(lambda: self.session.follow_menu(self.page))  # noqa: E731
             self._timed("page", self.page, move)
             if self.seat and self.session.ws is not None:
-                self._expect(VISIT)
+                self.tally.add(VISIT)
             return
         self.actions_here += 1
         moves = self.session.controls(("slider", "select_slider"), in_fragment=None)
@@ -265,20 +244,3 @@ class Learner(User):
         group, kind, _ = self.rng.choices(menu, weights=[w for _, _, w in menu])[0]
         widget = self.rng.choice(group)
         self._timed(kind, self.page, lambda: self._counting(lambda: self.session.act(widget), widget))
-
-
-def _progress(query: str):
-    """The learner's progress as the query string carries it (``?p=``)."""
-    return progress.decode(dict(parse_qsl(query)).get("p", ""))[0]
-
-
-def _quiz(widget: Widget | None) -> tuple[str, str, int] | None:
-    """(lesson, question, choice) when ``widget`` is a quiz question (its key is
-    ``<lesson>_<question>``) with an answer picked, else None."""
-    if widget is None or not widget.question or widget.value is None:
-        return None
-    for lesson in LESSONS:
-        for question in lesson.quizzes:
-            if widget.id.endswith(f"-{lesson.id}_{question.id}"):
-                return lesson.id, question.id, widget.value
-    return None
