@@ -45,7 +45,8 @@ def top_level_names(path: Path) -> set[str]:
             names.add(node.name)
         elif isinstance(node, ast.Assign | ast.AnnAssign):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-            names |= {t.id for t in targets if isinstance(t, ast.Name)}
+            for target in targets:  # a name, or names unpacked from a tuple (A, B = ...)
+                names |= {t.id for t in ast.walk(target) if isinstance(t, ast.Name)}
     return names
 
 
