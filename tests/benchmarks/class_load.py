@@ -13,7 +13,8 @@ The process is warmed up (each page opened once per language, outside any
 class); a class is created with the store's API; then N Locust learners
 (tests/benchmarks/streamlit_user.py ``--class-code``) each open a lesson
 with ``?join=<code>``, submit the join form with a nickname of their own, and
-act every ``--think`` seconds for S seconds.
+act every ``--think`` seconds for S seconds. ``--no-join``: the same run with
+learners who never join (the slider's time without a class, to compare).
 
 Reported: each action's count, p50 / p95 / max (ms) and failures, as Locust
 measured them (the statistics are not reset after the ramp-up: a learner's
@@ -171,7 +172,8 @@ def run(args, kind: str) -> dict:
         try:
             setup.warm(pages)
             tb0 = setup.tracebacks()
-            extra = ["--think", f"{args.think:g}", "--class-code", made.code, "--nickname-prefix", prefix]
+            extra = ["--think", f"{args.think:g}", "--nickname-prefix", prefix]
+            extra += [] if args.no_join else ["--class-code", made.code]
             extra += ["--pages", ",".join(pages), "--step-timeout", "60"]
             if args.outage and server is not None:
                 outage_later(server, max(0.0, (args.seconds - args.outage) / 2), args.outage)
@@ -231,7 +233,8 @@ def actions(stats: dict[str, dict]) -> dict[str, dict]:
 
 
 def report(args, f: dict) -> None:
-    print(f"\n== {f['db']}: {args.learners} joined learners, think {args.think:g} s, {args.seconds:.0f} s")
+    joined = "learners outside the class" if args.no_join else "joined learners"
+    print(f"\n== {f['db']}: {args.learners} {joined}, think {args.think:g} s, {args.seconds:.0f} s")
     print(f"{'action':<8}{'n':>7}{'p50':>7}{'p95':>7}{'max':>7}{'fail':>6}")
     for action, r in sorted(f["actions"].items()):
         print(
@@ -268,6 +271,9 @@ def main() -> None:
     parser.add_argument("--outage", type=float, default=0, help="PostgreSQL: stop it this long mid-run")
     parser.add_argument("--workers", type=int, default=1, help="local Locust worker processes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--no-join", action="store_true", help="the same run with learners outside any class (to compare)"
+    )
     args = parser.parse_args()
     results = [run(args, kind.strip()) for kind in args.db.split(",") if kind.strip()]
     lost = sum(r["balance"]["lost"] + r["balance"]["extra"] for r in results)
