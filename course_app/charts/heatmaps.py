@@ -203,9 +203,9 @@ def heatmap_spec(
     chart = alt.layer(*_layers(x, y, colour, titles, cells, selectable)).properties(height=height)
     if titles.note:  # an empty title draws nothing, so leave it out
         first, *rest = titles.note.split(" · ")  # a line per part: a phone's map is narrow
-        note = {"anchor": "end", "fontSize": 11, "fontWeight": "normal", "color": "#555"}
+        note = {"anchor": "end", "fontSize": 11, "fontWeight": "normal"}  # the theme's text colour
         if rest:
-            note |= {"subtitle": rest, "subtitleFontSize": 11, "subtitleColor": "#555"}
+            note |= {"subtitle": rest, "subtitleFontSize": 11}
         chart = chart.properties(title=alt.TitleParams(first, **note))
     if cells.width is not None:
         chart = chart.properties(width=alt.Step(cells.width))
