@@ -58,3 +58,13 @@ def test_todays_llms_prompt_and_grouped_heads_gloss_in_english():
     en_axes = {str(x) for frame in chart_frames(en) for x in frame.to_numpy().ravel()}
     ja_axes = {str(x) for frame in chart_frames(ja) for x in frame.to_numpy().ravel()}
     assert "それ (it)" in en_axes and "それ (it)" not in ja_axes
+
+
+@pytest.mark.parametrize(("page", "key", "i", "bare", "english", "link"), CASES, ids=IDS)
+def test_a_link_value_no_box_holds_is_removed_and_said(page, key, i, bare, english, link):
+    for value in ("NOPE", english, "99", ""):  # the glossed label is what is shown, not a URL value
+        at = open_page(page, "en", {key: value})
+        assert not at.exception, [e.value for e in at.exception]
+        assert at.selectbox(key=key).value == i
+        assert key not in at.query_params, value
+        assert at.toast, value
