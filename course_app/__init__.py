@@ -27,7 +27,7 @@ from course_app.page import (
 )
 from course_app.ranking import top_text
 from course_app.study import anchor, progress_panel, terms
-from course_app.url_state import bound
+from course_app.url_state import bound, shown_choice
 
 wire_guard.install()  # what any client may send over the websocket: see course_app/wire_guard.py
 
@@ -57,6 +57,7 @@ __all__ = [
     "ranking",
     "section_start",
     "setup_page",
+    "shown_choice",
     "t",
     "t_count",
     "t_list",

@@ -95,6 +95,17 @@ export default function (component) {
           el.removeAttribute("tabindex");
         }
       });
+      // A look-up's "More in the glossary" is a markdown link, which Streamlit
+      // opens in a new tab: one more tab at every look-up. The course moves
+      // within one tab (the link carries ?lang= and the progress), so it opens
+      // in this one; a modifier click can still ask the browser for a new tab.
+      document.querySelectorAll('a[target="_blank"][href*="glossary?"]').forEach((el) => {
+        const url = new URL(el.href, location.href);
+        if (url.origin === location.origin && url.pathname.endsWith("/glossary")) {
+          el.setAttribute("target", "_self");
+          el.removeAttribute("rel");
+        }
+      });
       const label = root.lang === "ja" ? window.__attentionLessons.uploadLabel : "";
       document.querySelectorAll('[data-testid="stFileUploaderDropzone"] button').forEach((el) => {
         if (label && el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);

@@ -31,9 +31,9 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
 # narrow screen formulas use the body text size instead of KaTeX's 1.21 em.
-# Captions get a darker grey than Streamlit's (its text colour at 60 %
-# opacity: 4.4 : 1 on white), 6.4 : 1 on white and at least 5.5 : 1 on the
-# sidebar's and the info boxes' backgrounds. The browser bridge has no
+# Captions get the text colour at 80 % instead of Streamlit's 60 % (4.4 : 1
+# on white): about 8 : 1 on white and on the sidebar's and the info boxes'
+# backgrounds, and as readable in the dark theme (a fixed grey was not). The browser bridge has no
 # visible part. The language switch at the top of the page is for a phone,
 # whose sidebar is closed (Streamlit closes it below 768 px); a wider screen
 # has the sidebar's. A link in the page (the home page's course map) wraps
@@ -45,7 +45,8 @@ NARROW_SCREEN_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 .stApp [data-testid="stCaptionContainer"] { opacity: 1; }
-.stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
+.stApp [data-testid="stCaptionContainer"] { color: color-mix(in srgb, currentColor 80%, transparent); }
+.stApp [data-testid="stCaptionContainer"] p { color: inherit; }
 .st-key-browser_bridge { display: none; }
 @media (min-width: 768px) { .st-key-lang_choice_top { display: none; } }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,

@@ -279,3 +279,45 @@ def keep(param: str, value: str | list[str] | None) -> None:
             st.query_params[param] = value
     elif st.query_params.get(param) != value:
         st.query_params[param] = value
+
+
+# --- a choice shown with glosses but kept in the URL by its bare value ----------------
+
+
+def shown_choice(
+    widget: Callable,
+    label: str,
+    options: list[Any],
+    url_labels: list[str],
+    shown: list[str],
+    index: int,
+    key: str,
+    in_url: bool = True,
+    **kwargs: Any,
+) -> Any:
+    """A choice (st.selectbox, ...) among ``options``, returning the chosen
+    option. The learner sees ``shown`` (in English a token with its gloss:
+    "それ (it)"); the URL keeps ``url_labels`` (the bare token, the same in both
+    languages, so a shared link reads the same whatever the language).
+
+    Streamlit's URL binding writes what the widget shows, so this control reads
+    and writes the URL itself, checked as ``bound`` checks a choice: an unknown
+    value is removed and the learner told. With ``in_url`` False the choice is
+    kept for the session only."""
+    options = list(options)
+    show = dict(zip(options, shown, strict=True)).__getitem__
+    if not in_url:
+        kwargs["persist_state"] = "session"
+        return widget(label, options, index=index, format_func=show, key=key, **kwargs)
+    spec = {"options": options, "format_func": dict(zip(options, url_labels, strict=True)).__getitem__}
+    kind = widget.__name__
+    forget_stale_value(kind, spec | {"label": label}, key)
+    check_url_value(kind, spec | {"label": label}, key)
+    GUARDED.add(key)
+    start = index
+    if key not in st.session_state and st.query_params.get(key) in url_labels:
+        start = url_labels.index(st.query_params[key])
+    chosen = widget(label, options, index=start, format_func=show, key=key, **kwargs)
+    at = options.index(chosen) if chosen in options else index
+    keep(key, None if at == index else url_labels[at])
+    return options[at]

@@ -32,14 +32,15 @@ def query_controls(
     scale strength, keyed ``<prefix>_query``, ``<prefix>_mask`` and
     ``<prefix>_temp`` and kept in the URL (``in_url``) or for the session.
     Returns (query index, masked, temperature)."""
-    query = kept(
+    query = url_state.shown_choice(
         st.selectbox,
-        in_url,
         t("ui.explorer.query_label"),
         range(len(tokens)),
-        index=default,
-        format_func=distinct_labels(tokens).__getitem__,
+        distinct_labels(tokens),
+        glossed_labels(tokens),
+        default,
         key=f"{prefix}_query",
+        in_url=in_url,
     )
     mask = kept(
         st.toggle,

@@ -47,6 +47,21 @@ def test_a_lesson_look_up_opens_the_glossary_at_its_term(page, app_url):
     expect(page.locator("h3#dot-product, #dot-product").first).to_contain_text("dot product")
 
 
+def test_a_look_up_link_opens_the_glossary_in_the_same_tab(page, app_url):
+    from playwright.sync_api import expect
+
+    open_app(page, f"{app_url}/attention?lang=en")
+    page.get_by_role("button", name="dot product").first.click()
+    link = page.get_by_role("link", name="More in the glossary").first
+    expect(link).to_have_attribute("target", "_self")
+    link.click()
+    page.wait_for_url("**/glossary?*", timeout=20_000)
+    page.wait_for_selector("#dot-product", state="attached", timeout=30_000)
+    page.wait_for_function(AT_TOP, arg="dot-product", timeout=20_000)
+    assert len(page.context.pages) == 1, "the look-up opened a new tab"
+    assert "lang=en" in page.url and "p=at." in page.url, page.url  # the language and the progress
+
+
 def test_the_term_is_brought_back_if_the_first_scroll_ended_elsewhere(page, app_url):
     """On a slow first run Streamlit scrolls to the term while the rest of the
     page is still arriving, so the scroll can stop short. Once the run is over,

@@ -151,3 +151,28 @@ def test_a_quiz_answer_shows_its_feedback_and_a_right_one_counts_in_the_menu(pag
     choices.get_by_text(options[question.answer], exact=True).click()
     expect(menu).to_contain_text(f"{entry}1/{total}", timeout=20_000)
     expect(page.get_by_text(en[f"{base}.feedback"][question.answer][:20]).first).to_be_visible()
+
+
+# the page's background and a caption's text colour, as the browser draws them
+COLOURS = """() => {
+    const caption = document.querySelector('[data-testid="stCaptionContainer"] p');
+    return [getComputedStyle(document.querySelector('.stApp')).backgroundColor,
+            getComputedStyle(caption).color];
+}"""
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_page_follows_a_light_or_dark_device(browser, app_url, scheme):
+    context = browser.new_context(color_scheme=scheme)
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/attention?lang=en")
+        background, caption = page.evaluate(COLOURS)
+        channels = [int(c) for c in re.findall(r"\d+", background)[:3]]
+        assert (sum(channels) > 600) is (scheme == "light"), background
+        # captions are the theme's text colour, faded: light on dark, dark on light
+        level = [float(c) for c in re.findall(r"[\d.]+", caption)[:3]]
+        bright = sum(level) / 3 > (0.5 if "srgb" in caption else 128)
+        assert bright is (scheme == "dark"), caption
+    finally:
+        context.close()

@@ -114,3 +114,56 @@ def test_every_registered_page_exists_and_is_an_entry_point_to_its_lesson():
         source = (ROOT / page).read_text(encoding="utf-8")
         assert f"from lessons.{name}.page import main" in source, page
         assert (ROOT / "lessons" / name / "page.py").is_file(), name
+
+
+# Words that hold on a laptop only: a phone closes the sidebar (the course menu
+# and the language switch are elsewhere), has no mouse to click or hover, no
+# files to drag, and stacks side-by-side columns one above the other.
+DEVICE_BOUND = {
+    "ja": [
+        "左のメニュー",
+        "サイドバー",
+        "ドラッグ",
+        "クリック",
+        "マウス",
+        "カーソル",
+        "左で",
+        "左右で",
+        "左のプレフィックス",
+    ],
+    "en": [
+        "menu on the left",
+        "settings on the left",
+        "sidebar",
+        "drag the json",
+        "drag the file",
+        "here, or choose",
+        "drag and drop",
+        "click",
+        "hover",
+        "mouse",
+        "left: sentence",
+        "right: sentence",
+        "on each side",
+    ],
+}
+
+
+def texts_of(value) -> list[str]:
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in texts_of(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in texts_of(item)]
+    return [str(value)]
+
+
+@pytest.mark.parametrize("lang", sorted(DEVICE_BOUND))
+def test_no_sentence_holds_on_one_kind_of_device_only(lang):
+    found = [
+        (key, phrase)
+        for key, value in catalog(lang).items()
+        for text in texts_of(value)
+        for phrase in DEVICE_BOUND[lang]
+        if phrase in text.lower()
+    ]
+    assert found == []

@@ -741,3 +741,27 @@ def test_wave_dots_mark_only_the_whole_positions():
     assert mark_types(spec) == ["line", "point"]
     assert layers(spec)[1]["transform"][-1] == {"filter": "datum.whole"}
     assert mark_types(charts.wave_spec("Position", "Value", "Dim", ("d0", "d1"), False)) == ["line"]
+
+
+@pytest.mark.parametrize("build", ["heatmap_spec", "small_heatmap_spec"])
+def test_a_share_map_says_its_tooltip_in_percent_like_its_legend(build):
+    """A map of shares (0 … 1) has a 0% … 100% legend (or none, small maps), so
+    its tooltip says "66.0%", never the cell's bare "66" (capstone's small
+    maps, the causal-mask lesson's weights): both in percent."""
+    titles = charts.MapTitles(*TITLES)
+    spec = (
+        charts.heatmap_spec(titles, 200) if build == "heatmap_spec" else charts.small_heatmap_spec(titles, 2)
+    )
+    tip_fields = {tip["field"] for layer in layers(spec) for tip in layer["encoding"]["tooltip"]}
+    assert "tip" in tip_fields and "value" not in tip_fields
+    for legend in colour_legends(spec):
+        assert legend is None or legend["format"] == ".0%"
+    weights = np.array([[0.66, 0.34], [0.1, 0.9]])
+    texts = np.array([["66", "34"], ["", "90"]])  # the cell's number, without its %
+    masked = np.array([[False, True], [False, False]])
+    frame = charts.heatmap_frame(["a", "b"], ["a", "b"], weights, texts, masked).to_pandas()
+    assert list(frame["tip"]) == ["66.0%", "—", "10.0%", "90.0%"]
+    signed = charts.heatmap_frame(
+        ["a"], ["x", "y"], np.array([[0.5, -1.25]]), np.array([["0.50", "-1.25"]]), diverging=True
+    )
+    assert list(signed.to_pandas()["tip"]) == ["0.50", "-1.25"]  # a signed value: no legend in %

@@ -5,6 +5,7 @@ URLs; learner text and unsafe HTML."""
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -57,10 +58,18 @@ def page_id(page: str | None) -> str:
 
 
 def bound_widgets(at) -> list:
-    """Every widget on the rendered page that is bound to the URL."""
-    return [w for kind in KINDS for w in at.get(kind) if getattr(w.proto, "query_param_key", "")]
+    """Every widget on the rendered page that is bound to the URL: by Streamlit,
+    or kept there by url_state.shown_choice (a glossed select box)."""
+    return [
+        w
+        for kind in KINDS
+        for w in at.get(kind)
+        if getattr(w.proto, "query_param_key", "") or w.key in SHOWN_CHOICES
+    ]
 
 
+# the select boxes that show glossed tokens and keep the bare token in the URL themselves
+SHOWN_CHOICES = {"at_query", "cm_query", "mh_query", "llm_prompt"}
 _FOUND: dict[str | None, list[str]] = {}
 
 
@@ -86,8 +95,16 @@ def widget_by_key(at, key: str):
     return None
 
 
+GLOSS = re.compile(r" \([^)]*\)")  # "それ (it)" -> "それ": a glossed select box's URL value
+
+
+def url_label(widget, shown: str) -> str:
+    """The URL value of an option shown as ``shown``."""
+    return GLOSS.sub("", shown) if widget.key in SHOWN_CHOICES else shown
+
+
 def labels_of(widget) -> list[str]:
-    return [str(o) for o in getattr(widget, "options", [])]
+    return [url_label(widget, str(o)) for o in getattr(widget, "options", [])]
 
 
 def valid_url_value(widget, text: str) -> bool:
@@ -119,7 +136,9 @@ def sane_value(widget) -> bool:
     if widget.type in ("toggle", "checkbox"):
         return isinstance(value, bool)
     if widget.type in ("select_slider", "selectbox", "radio"):
-        return widget.format_func(value) in labels_of(widget) if value is not None else False
+        if value is None:
+            return False
+        return url_label(widget, widget.format_func(value)) in labels_of(widget)
     if widget.type in ("slider", "number_input"):
         low, high = limits(widget)
         return math.isfinite(float(value)) and low <= value <= high
@@ -132,7 +151,7 @@ def took(widget, text: str) -> bool:
     if not valid_url_value(widget, text):
         return False
     if widget.type in ("select_slider", "selectbox", "radio"):
-        return widget.format_func(widget.value) == text
+        return url_label(widget, widget.format_func(widget.value)) == text
     if widget.type in ("toggle", "checkbox"):
         return str(widget.value).lower() == text
     if widget.type == "text_input":

@@ -161,3 +161,32 @@ def test_ci_fails_when_pytest_collects_nothing():
             text=True,
         )
         assert done.returncode == expected and ("after" in done.stdout) == (expected == 0), done
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour.lstrip("#")[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(a: str, b: str) -> float:
+    high, low = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+def test_a_light_and_a_dark_theme_both_readable():
+    """The device's light or dark setting chooses the theme;
+    text, controls and the chart colours that do not follow the theme stay
+    readable on both."""
+    from course_app.charts import CHOSEN_COLOUR, MASKED_GREY
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert "base" not in config["theme"], "a base theme would hide the other one"
+    for name in ("light", "dark"):
+        theme = config["theme"][name]
+        for background in (theme["backgroundColor"], theme["secondaryBackgroundColor"]):
+            assert contrast(theme["textColor"], background) >= 7, (name, background)
+            assert contrast(theme["primaryColor"], background) >= 3, (name, background)
+            assert contrast(CHOSEN_COLOUR, background) >= 3, (name, background)
+        assert contrast(MASKED_GREY, theme["backgroundColor"]) >= 1.5, name  # the grey cells stand out
+    assert _luminance(config["theme"]["dark"]["backgroundColor"]) < 0.05

@@ -21,7 +21,7 @@ SERIES_COLOURS = ["#1f77b4", "#ff7f0e", "#7f7f7f"]  # blue / orange / grey
 # Series past the third (e.g. four query heads) continue with Okabe–Ito colours
 # unlike these three, so that no two series of a chart share a colour.
 MORE_SERIES_COLOURS = ["#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442"]
-CHOSEN_COLOUR = "#1b1f24"  # the point that marks the learner's choice on a line chart
+CHOSEN_COLOUR = "#9467bd"  # the learner's choice on a line chart: purple, 3 : 1 or more in both themes
 WAVE_COLOURS = ["#0072B2", "#E69F00", "#009E73", "#CC79A7"]  # Okabe–Ito: colour-blind safe
 
 # A series legend below the plot, one entry per line: a phone's chart is about

@@ -203,9 +203,9 @@ def heatmap_spec(
     chart = alt.layer(*_layers(x, y, colour, titles, cells, selectable)).properties(height=height)
     if titles.note:  # an empty title draws nothing, so leave it out
         first, *rest = titles.note.split(" · ")  # a line per part: a phone's map is narrow
-        note = {"anchor": "end", "fontSize": 11, "fontWeight": "normal", "color": "#555"}
+        note = {"anchor": "end", "fontSize": 11, "fontWeight": "normal"}  # the theme's text colour
         if rest:
-            note |= {"subtitle": rest, "subtitleFontSize": 11, "subtitleColor": "#555"}
+            note |= {"subtitle": rest, "subtitleFontSize": 11}
         chart = chart.properties(title=alt.TitleParams(first, **note))
     if cells.width is not None:
         chart = chart.properties(width=alt.Step(cells.width))
@@ -285,11 +285,15 @@ def heatmap_frame(
     (give them any finite ``value``; they count as 0); ``dark_cells`` get white
     text (``diverging`` as in the spec); the cells of ``chosen_row`` are marked
     ``chosen`` (outlined by ``Cells(outline_chosen=True)``). ``tips`` are the
-    values as the tooltip says them (``texts`` without)."""
+    values as the tooltip says them; without them a share (not ``diverging``:
+    its legend reads 0% … 100%) is said in percent like its legend ("66.0%",
+    "—" where masked), a signed value as its cell's text."""
     values = np.asarray(values, dtype=float)
     n_r, n_c = values.shape
     masked = np.zeros_like(values, dtype=bool) if masked is None else np.asarray(masked, dtype=bool)
     shown = np.where(masked, 0.0, values)
+    if tips is None:
+        tips = texts if diverging else share_tips(shown, masked)
     return table(
         {
             "row": np.repeat(list(rows), n_c),
@@ -298,12 +302,18 @@ def heatmap_frame(
             "col_i": np.tile(np.arange(n_c), n_r),
             "value": shown.ravel(),
             "text": np.asarray(texts, dtype=object).ravel(),
-            "tip": np.asarray(texts if tips is None else tips, dtype=object).ravel(),
+            "tip": np.asarray(tips, dtype=object).ravel(),
             "masked": masked.ravel(),
             "dark": (dark_cells(shown, diverging) & ~masked).ravel(),
             "chosen": np.repeat(np.arange(n_r) == chosen_row, n_c),
         }
     )
+
+
+def share_tips(shares: np.ndarray, masked: np.ndarray) -> np.ndarray:
+    """Shares as a tooltip says them, in percent like the 0% … 100% legend
+    beside them ("66.0%"); masked cells "—"."""
+    return np.where(masked, "—", np.char.add(fixed_array(shares, 1, scale=100), "%"))
 
 
 def weights_frame(
@@ -320,8 +330,7 @@ def weights_frame(
     weights = np.asarray(weights, dtype=float)
     blocked = np.zeros_like(weights, dtype=bool) if allowed is None else ~np.asarray(allowed)
     texts = np.where(blocked, "—", fixed_array(weights, 0, scale=100))
-    tips = np.where(blocked, "—", np.char.add(fixed_array(weights, 1, scale=100), "%"))  # legend is in %
-    return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row, tips=tips)
+    return heatmap_frame(rows, cols, weights, texts, masked=blocked, chosen_row=chosen_row)
 
 
 def row_picker(chart_key: str, target_key: str) -> Callable[[], None]:

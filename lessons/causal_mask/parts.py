@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, num, pct, pct_label, t, tables, views
+from course_app import bound, charts, gloss, num, pct, pct_label, shown_choice, t, tables, views
 from lesson_core.attention import causal_mask
 from lesson_core.masking import sliding_window_mask, training_pairs
 
@@ -143,12 +143,13 @@ def mask_controls(tokens: Sequence[str], default_query: int) -> tuple[int, str, 
     (``cm_mask``: the index of none, causal or sliding window in ``MASK_KINDS``, shown
     and kept in the URL by its name in the learner's language), the window size (``cm_window``) and
     the temperature (``cm_temp``). Returns (query, mask kind, window, temperature)."""
-    query = bound(
+    query = shown_choice(
         st.selectbox,
         t("ui.explorer.query_label"),
         range(len(tokens)),
-        index=default_query,
-        format_func=views.distinct_labels(tokens).__getitem__,
+        views.distinct_labels(tokens),
+        views.glossed_labels(tokens),
+        default_query,
         key="cm_query",
     )
     names = [t(f"causal_mask.pronoun.kind_{kind}") for kind in MASK_KINDS]  # read once, here

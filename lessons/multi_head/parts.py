@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import bound, charts, gloss, num, pct, t, t_count, vec, views
+from course_app import bound, charts, gloss, num, pct, shown_choice, t, t_count, vec, views
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes, leaders
 
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
@@ -43,13 +43,14 @@ def head_label(name: str, offset: int = 1) -> str:
 
 
 def query_select(tokens: Sequence[str], default: int) -> int:
-    """The query token of the hand-made heads (the bare token in the URL)."""
-    return bound(
+    """The query token of the hand-made heads (the bare token in the URL, glossed in English)."""
+    return shown_choice(
         st.selectbox,
         t("multi_head.heads.query_label"),
         range(len(tokens)),
-        index=default,
-        format_func=list(tokens).__getitem__,
+        views.distinct_labels(tokens),
+        views.glossed_labels(tokens),
+        default,
         key="mh_query",
     )
 

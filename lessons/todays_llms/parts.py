@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, num, pct, t, t_count, views
+from course_app import bound, charts, gloss, md_escape, num, pct, shown_choice, t, t_count, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import CORPUS, PRONOUN, PRONOUN_QUERY
@@ -86,7 +86,9 @@ def prompt_select() -> tuple[str, ...]:
     """The start of the text, shown (and kept in the URL) as the tokens joined by
     spaces, so that a shared link reads the same in both languages."""
     texts = [" ".join(p) for p in PROMPTS]
-    chosen = bound(st.selectbox, t("todays_llms.cache.prompt"), texts, index=0, key="llm_prompt")
+    shown = [" ".join(gloss(tok) for tok in p) for p in PROMPTS]  # glossed in English
+    label = t("todays_llms.cache.prompt")
+    chosen = shown_choice(st.selectbox, label, texts, texts, shown, 0, key="llm_prompt")
     return PROMPTS[texts.index(chosen)] if chosen in texts else PROMPTS[0]
 
 
@@ -435,7 +437,7 @@ def grouped_demo_heads(g: int) -> GroupedResult:
 
 def group_chart(res: GroupedResult, row: np.ndarray) -> None:
     """それ's weights (``row``: one row per query head) as grouped bars, each head named with its group."""
-    labels = views.distinct_labels(PRONOUN.tokens[: PRONOUN_QUERY + 1])
+    labels = views.glossed_labels(PRONOUN.tokens[: PRONOUN_QUERY + 1])
     series = {
         t("todays_llms.gqa.head_name", head=h + 1, group=int(res.group[h]) + 1): row[h]
         for h in range(DEMO_HEADS)
