@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from course_app import charts, ranking, tables, url_state
+from course_app.folds import fold
 from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from lesson_core.attention import AttentionResult
 
@@ -180,10 +181,12 @@ def explorer_details(view: Explored, prefix: str, folded: bool = False) -> None:
     ``<prefix>_query``; the chosen query's row is outlined."""
     labels, n = glossed_labels(view.tokens), len(view.tokens)
     header = t("ui.explorer.table_header", query=md_escape(labels[view.query]))
-    with st.expander(header) if folded else st.container():
-        if not folded:
-            st.subheader(header)
+    if not folded:
+        st.subheader(header)
         steps_table(labels, view.keys, view.result, row=view.query)
+    elif box := fold(header, f"{prefix}_steps"):
+        with box:
+            steps_table(labels, view.keys, view.result, row=view.query)
     st.subheader(t("ui.explorer.map_header", n=n))
     st.caption(t("ui.explorer.map_help"))
     weights_map(

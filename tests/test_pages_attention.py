@@ -29,7 +29,7 @@ def test_defaults_show_the_seed_figures(lang):
 
 
 def test_english_glosses_tokens_and_japanese_does_not():
-    en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
+    en, ja = open_page(PAGE, "en", folds=True), open_page(PAGE, "ja", folds=True)
     assert chart_frames(en)[0]["label"][0] == "猫 (cat)"
     assert chart_frames(ja)[0]["label"][0] == "猫"
     # the map's rows and columns carry the gloss too, and so does the table of the whole map
@@ -97,7 +97,7 @@ def test_task_equal_is_ticked_live_and_saved_in_the_url():
 
 
 def test_the_whole_default_map_is_the_worked_one():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     table = at.dataframe[MAP_TABLE].value
     fresh = table.iloc[8].tolist()
     assert fresh[1:] == ["3.1", "3.1", "61.7", "3.1", "5.1", "3.1", "4.1", "3.1", "13.8", "—"]
@@ -174,7 +174,7 @@ def test_state_comes_back_from_a_shared_link():
 
 
 def test_worked_arithmetic_is_on_the_page(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     # by hand, rounding the scaled scores first: 76.9 % / 18.6 %; the table: 76.8 % / 18.7 %
     assert "76.9%" in text and "18.6%" in text and "2.8284" in text
@@ -209,7 +209,7 @@ def test_rounding_note_names_the_score_whose_rounding_moves_the_weights(lang):
     """Rounding only 魚's scaled score (2.8284… → 2.83) leaves 魚 at 76.8 %;
     rounding それ's (1.4142… → 1.41) is what moves it to 76.9 %, so the note
     must name それ's exact score too."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     note = next(e.value for e in at.markdown if "2.8284" in e.value)
     assert "1.4142" in note and "1.41" in note.replace("1.4142", "")
 

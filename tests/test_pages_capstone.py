@@ -118,7 +118,7 @@ def default_run(empty_cache, default_training):
 
 
 def test_page_opens_without_training(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     assert not frames_with(at, "x", "y", "series"), "no loss chart before the button"
     assert len(at.info) >= 1 and runs(at) == 0
@@ -129,7 +129,7 @@ def test_page_opens_without_training(lang):
 
 @pytest.mark.parametrize(("width", "blocks"), [(8, 1), (64, 2), (24, 1), (48, 2)])
 def test_parameter_table_follows_the_widgets(lang, width, blocks):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     set_widgets(at, {"gpt_width": width, "gpt_blocks": blocks})
     at.run()
     assert_clean(at)
@@ -193,7 +193,7 @@ def test_training_at_the_extreme_sizes(lang, width, heads, blocks):
 
 def test_odd_values_from_a_link_are_made_valid(lang):
     params = {"gpt_width": "33", "gpt_heads": "7", "gpt_steps": "5", "gpt_lr": "abc", "gpt_seed": "-4"}
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert_clean(at)
     assert parameter_total(at) == f"{expected_parameters(32, 2):,}"
     assert at.select_slider(key="gpt_heads").value in (1, 2, 4, 8)
@@ -420,7 +420,7 @@ def test_prefixes_are_sentence_starts_from_the_corpus():
 
 
 def test_parameter_table_is_a_deep_dive_in_an_expander(lang):
-    at = open_page(PAGE, lang, {"gpt_seed": "998"})
+    at = open_page(PAGE, lang, {"gpt_seed": "998"}, folds=True)
     (expander,) = [e for e in at.expander if e.label in ("What the parameters are", "パラメータの内訳")]
     assert len(expander.table) == 1
     assert parameter_total(at) == f"{expected_parameters(32, 2):,}"

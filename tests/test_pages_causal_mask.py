@@ -239,7 +239,7 @@ def test_the_sentence_and_its_vectors_come_before_their_scores(lang):
 
 
 def test_each_chart_sits_above_its_controls(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     order = flat(at.main)
     charts = [i for i, (kind, _) in enumerate(order) if kind == "vega_lite_chart"]
     widget = {key: i for i, (_, key) in enumerate(order) if key}

@@ -71,7 +71,7 @@ def test_order_blindness_tables(lang):
 
 
 def test_formula_table_and_same_token_table(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     table = at.dataframe[2].value
     assert table.shape == (12, 9)
     expected = pe(12, 8)
@@ -266,7 +266,7 @@ def test_one_hand_text_says_one_turn_is_not_enough(lang):
 
 
 def test_reference_table_sits_in_an_expander(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     (expander,) = [e for e in at.expander if "12" in e.label and "8" in e.label]
     assert len(expander.dataframe) == 1 and expander.dataframe[0].value.shape == (12, 9)
 

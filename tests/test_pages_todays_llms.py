@@ -263,7 +263,7 @@ def test_a_length_past_the_context_gets_a_caption(lang, model, context, longer):
 def test_ops_help_counts_tokens_from_one(lang):
     """ops_by_hand adds 2 i d for i = 1 … t, so the text must count from 1, not
     speak of 'position i' (positions count from 0 elsewhere in the course)."""
-    text = all_text(open_page(PAGE, lang))
+    text = all_text(open_page(PAGE, lang, folds=True))
     if lang == "ja":
         assert "i 番目のトークン（1 から数えます）" in text and "位置 i のトークン" not in text
     else:

@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from course_app import (
+    fold,
     gloss,
     lesson_end,
     maths,
@@ -118,8 +119,9 @@ def steps_section() -> None:
         )
     )
     st.caption(t("attention.steps.stable"))
-    with st.expander(t("attention.hand.header"), icon=":material/calculate:"):
-        by_hand(toy_words, toy)
+    if box := fold(t("attention.hand.header"), "attention_hand", icon=":material/calculate:"):
+        with box:
+            by_hand(toy_words, toy)
     key_is_not_value(toy_words, toy)
 
 
@@ -212,8 +214,9 @@ def sentence_demo() -> None:
     allowed = causal_mask(N) if masked else None
     res = attention(queries, KV, KV, mask=allowed, temperature=temperature)
     views.explorer(views.Explored(PRONOUN.tokens, KV, res, query, allowed), "at", side)
-    with st.expander(t("attention.demo.table_header"), icon=":material/table:"):
-        views.weights_table(PRONOUN.tokens, res.weights, allowed)
+    if box := fold(t("attention.demo.table_header"), "attention_table", icon=":material/table:"):
+        with box:
+            views.weights_table(PRONOUN.tokens, res.weights, allowed)
     sore = res.weights[IT]
     visible = sore[: IT + 1] if masked else sore
     checks = {

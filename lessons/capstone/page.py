@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from course_app import lesson_end, num, page_start, pct, section_start, t, terms, try_this
+from course_app import fold, lesson_end, num, page_start, pct, section_start, t, terms, try_this
 from lesson_core.capstone import cat_dog_tv, heads_check, reference_losses
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET, Config
@@ -66,8 +66,10 @@ def lab() -> None:
             t("capstone.lab.train"), key="gpt_train", type="primary", icon=":material/play_arrow:"
         )
     with side:  # on a phone this comes between the button and the loss curve: keep it short
-        with st.expander(t("capstone.table.header")):
-            total = parts.parameter_table(config)
+        if box := fold(t("capstone.table.header"), "capstone_parameters"):
+            with box:
+                parts.parameter_table(config)
+        total = parts.parameter_total(config)
         st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
 
     st.subheader(t("capstone.train.header"))

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
+from course_app import fold, gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
 from lesson_core import causal_mask
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
 from lesson_core.multihead import (
@@ -84,7 +84,9 @@ def heads_demo() -> None:
 @st.fragment
 def shapes_demo() -> None:
     """3. Real sizes: GPT-2 small's shapes for a head count of the learner's choice."""
-    with st.expander(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS)):
+    if not (box := fold(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS), "multi_head_shapes")):
+        return
+    with box:
         options = divisors(GPT2_SMALL_D_MODEL)
         h = parts.heads_count(
             options,
@@ -115,9 +117,10 @@ def run_demo() -> None:
     with maps_area:
         parts.head_tabs(TOKENS, run, ALLOWED)
     parts.flat_text(TOKENS, run.result.weights[:, IT, :], IT)
-    with st.expander(t("multi_head.run.details")):
-        parts.run_table(run, run_h)
-        parts.concat_and_output(TOKENS, run, run_h)
+    if box := fold(t("multi_head.run.details"), "multi_head_run"):
+        with box:
+            parts.run_table(run, run_h)
+            parts.concat_and_output(TOKENS, run, run_h)
 
 
 def roles_section() -> None:

@@ -5,7 +5,7 @@ layers recover some of it); sinusoidal marks."""
 import numpy as np
 import streamlit as st
 
-from course_app import gloss, lesson_end, num, page_start, section_start, t, try_this
+from course_app import fold, gloss, lesson_end, num, page_start, section_start, t, try_this
 from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_ORDER, WORD_ORDER_EMBEDDINGS
 from lesson_core.positional import (
     GPT2_POSITIONS,
@@ -115,9 +115,11 @@ def formula_section() -> None:
         r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
         r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}",
     )
-    with st.expander(t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])):
-        st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
-        parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
+    label = t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])
+    if box := fold(label, "positional_table"):
+        with box:
+            st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
+            parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
 
 
 @st.fragment

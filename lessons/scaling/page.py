@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import bound, gloss, lesson_end, num, page_start, pct, t, t_list, terms, try_this, views
+from course_app import bound, fold, gloss, lesson_end, num, page_start, pct, t, t_list, terms, try_this, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
@@ -46,8 +46,9 @@ def growth_demo() -> None:
     with chart:
         parts.spread_chart(sweep, d_k)
     parts.spread_result(sweep, tops, d_k)
-    with st.expander(t("scaling.growth.table_label")):
-        parts.spread_table(sweep)
+    if box := fold(t("scaling.growth.table_label"), "scaling_growth_table"):
+        with box:
+            parts.spread_table(sweep)
     try_this(
         LESSON,
         {"raw_one_hot": d_k == tops.first_raw_above(RAW_TOP_TARGET)},
@@ -78,14 +79,15 @@ def onehot_demo() -> None:
     st.header(t("scaling.gradient.header"))
     st.markdown(t("scaling.gradient.body"))
     terms("parameter", "gradient", "jacobian")
-    with st.expander(t("scaling.gradient.deep_dive")):
-        st.markdown(t("scaling.gradient.jacobian"))
-        st.latex(
-            r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
-            r"\quad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)"
-        )
-        st.markdown(t("scaling.gradient.norm"))
-        parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
+    if box := fold(t("scaling.gradient.deep_dive"), "scaling_gradient"):
+        with box:
+            st.markdown(t("scaling.gradient.jacobian"))
+            st.latex(
+                r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
+                r"\quad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)"
+            )
+            st.markdown(t("scaling.gradient.norm"))
+            parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
     stretched = spread > GPT2_ROOT  # the learner stretched the scores: not a lowered σ, not only a seed
     try_this(
         LESSON,

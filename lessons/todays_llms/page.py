@@ -3,7 +3,7 @@ embedding, shared key/value heads (MQA, GQA) and long context."""
 
 import streamlit as st
 
-from course_app import course, lesson_end, page_link, page_start, t, terms, try_this
+from course_app import course, fold, lesson_end, page_link, page_start, t, terms, try_this
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
 from lessons.todays_llms import parts
@@ -103,8 +103,9 @@ def block_demo() -> None:
     st.subheader(t("todays_llms.long.block_header"))
     st.markdown(t("todays_llms.long.block_body"))
     block, masked = parts.block_section()
-    with st.expander(t("todays_llms.long.online_expander")):
-        st.markdown(t("todays_llms.long.online"))
+    if box := fold(t("todays_llms.long.online_expander"), "todays_llms_online"):
+        with box:
+            st.markdown(t("todays_llms.long.online"))
     st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
     page_link(course.BY_ID["causal_mask"])
     try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)
