@@ -7,7 +7,7 @@ server nothing but its label: the expander reruns the script when it is
 opened or closed (``on_change="rerun"``), so its open state is known and a
 closed one's body never runs. Use it as
 
-    if box := fold(t("lesson.part.header"), "lesson_part"):
+    if box := fold(label, "lesson_part"):
         with box:
             ...  # drawn only while the fold is open
 

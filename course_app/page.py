@@ -13,6 +13,7 @@ from course_app import browser, course, progress
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
+from course_app.folds import fold
 from course_app.i18n import LANGS, current_lang, forget_lang, t, t_list
 from course_app.memory import compact_malloc
 from course_app.streamlit_private import raw_query_string
@@ -313,12 +314,13 @@ def section_start(section: str, formula: str | None = None, **body_values: objec
 
 
 def lesson_end(lesson_id: str) -> None:
-    """How every lesson ends: the takeaways, the quiz, the question the next
+    """How every lesson ends: the takeaways (folded), the quiz, the question the next
     lesson answers, and the previous / next links.
 
     Catalog entries: <lesson>.end.takeaway and <lesson>.end.next."""
-    st.header(t("ui.takeaway"))
-    st.markdown(t(f"{lesson_id}.end.takeaway"))
+    if box := fold(t("ui.takeaway"), f"{lesson_id}_takeaway", icon=":material/summarize:"):
+        with box:  # a recap: on a phone the main path goes on to the quiz
+            st.markdown(t(f"{lesson_id}.end.takeaway"))
     quizzes(lesson_id)
     st.info(t(f"{lesson_id}.end.next"))
     lesson_footer(lesson_id)

@@ -15,7 +15,7 @@ def weight_column(at, table: int = ROW_TABLE) -> list[str]:
 
 
 def test_defaults_show_the_seed_figures(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     # Example D table: weights 4.5 / 76.8 / 18.7 % (0.045, 0.768, 0.187)
     assert weight_column(at, TOY_TABLE) == ["4.5%", "76.8%", "18.7%"]
@@ -53,7 +53,7 @@ def test_bar_chart_follows_the_chosen_query():
 
 
 def test_heatmap_marks_masked_cells():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     cells = chart_frames(at)[1]
     assert len(cells) == 100
     masked = cells[cells["masked"]]
@@ -137,7 +137,7 @@ def test_edited_queries_come_back_from_a_link_and_bad_values_are_dropped():
 
 
 def test_the_chosen_query_row_is_outlined_in_the_map():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     cells = chart_frames(at)[1]
     assert set(cells.loc[cells["chosen"], "row_i"]) == {6}
     at.selectbox(key="at_query").set_value(8).run()
@@ -166,7 +166,7 @@ def test_quiz_feedback_right_and_wrong(lang):
 
 
 def test_state_comes_back_from_a_shared_link():
-    at = open_page(PAGE, "en", {"at_query": "猫", "at_mask": "false", "at_temp": "2.0"})
+    at = open_page(PAGE, "en", {"at_query": "猫", "at_mask": "false", "at_temp": "2.0"}, folds=True)
     assert at.selectbox(key="at_query").value == 0
     assert at.toggle(key="at_mask").value is False
     assert at.slider(key="at_temp").value == 2.0
@@ -216,7 +216,7 @@ def test_rounding_note_names_the_score_whose_rounding_moves_the_weights(lang):
 
 def test_scaled_column_says_the_temperature_divides_too(lang):
     """The explorer's table holds score / (√d_k · T) + M, so its header names T."""
-    at = open_page(PAGE, lang, {"at_temp": "2.0"})
+    at = open_page(PAGE, lang, {"at_temp": "2.0"}, folds=True)
     header = str(at.dataframe[ROW_TABLE].value.columns[3])
     assert "√d_k" in header and "T" in header.replace("√d_k", "")
 
@@ -254,7 +254,7 @@ def test_weights_map_column_labels_stand_upright_on_a_phone():
     them upright when the chart is narrow (and keeps them flat on a laptop)."""
     import json
 
-    at = open_page("pages/2_attention.py", "ja")
+    at = open_page("pages/2_attention.py", "ja", folds=True)
     angles = [
         layer["encoding"]["x"]["axis"]["labelAngle"]
         for chart in at.get("vega_lite_chart")

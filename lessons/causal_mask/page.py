@@ -119,7 +119,7 @@ def mask_demo() -> None:
     with chart:
         views.explorer_bars(view)
     st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
-    views.explorer_details(view, "cm", folded=True)
+    views.explorer_details(view, "cm")
     st.markdown(
         t(
             "causal_mask.pronoun.gather",
