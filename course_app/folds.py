@@ -18,11 +18,32 @@ Quizzes are never folded: a question is part of the main path.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
+from typing import Any
+
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 PREFIX = "fold_"
 OPENED = "open_folds"  # the names of the folds open in this session
+_INSIDE = ContextVar("inside_a_fold", default=0)  # Streamlit refuses an expander in an expander
+
+
+class OpenFold:
+    """An open fold's body, entered with ``with``: a fold met while drawing it
+    is drawn inline (its label in bold, its body below), as Streamlit cannot
+    nest expanders."""
+
+    def __init__(self, box: DeltaGenerator) -> None:
+        self.box = box
+
+    def __enter__(self) -> DeltaGenerator:
+        self._token = _INSIDE.set(_INSIDE.get() + 1)
+        return self.box.__enter__()
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        _INSIDE.reset(self._token)
+        return self.box.__exit__(*exc)
 
 
 def fold_key(name: str) -> str:
@@ -31,10 +52,10 @@ def fold_key(name: str) -> str:
     return f"{PREFIX}{name}"
 
 
-def fold(label: str, name: str, icon: str | None = None) -> DeltaGenerator | None:
+def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
     """Draw an expander keyed ``fold_<name>``, closed until the learner opens
-    it; return it while it is open (to draw its body into), None while it is
-    closed.
+    it; return its body (to draw into with ``with``) while it is open, None
+    while it is closed. Inside an open fold, a fold is its body, always drawn.
 
     Streamlit takes an expander's label and ``expanded`` into its identity,
     so a label that names a changing value (a chosen query, a count) would
@@ -42,10 +63,13 @@ def fold(label: str, name: str, icon: str | None = None) -> DeltaGenerator | Non
     are kept apart (``open_folds``) and each fold starts as it was left: it
     stays open while its label changes, and when the learner comes back to
     the page."""
+    if _INSIDE.get():
+        st.markdown(f"**{label}**")
+        return OpenFold(st.container())
     opened: set[str] = st.session_state.setdefault(OPENED, set())
     box = st.expander(label, icon=icon, expanded=name in opened, key=fold_key(name), on_change="rerun")
     if box.open:
         opened.add(name)
-        return box
+        return OpenFold(box)
     opened.discard(name)
     return None

@@ -185,7 +185,6 @@ def megabytes(n_bytes: float) -> str:
 
 def cache_size_section() -> None:
     """The cache's size for a length of the learner's choice: the course's mini GPT and GPT-2 small."""
-    st.subheader(t("todays_llms.cache.size_header"))
     st.markdown(t("todays_llms.cache.size_body"))
     st.latex(r"2 \times L \times g \times d_{head} \times n \times b")
     low, high = CACHE_LENGTHS
@@ -384,7 +383,6 @@ def gqa_section(model: ModelShape, kv: int, tokens: int) -> int:
 def group_demo() -> None:
     """Example C with DEMO_HEADS query heads and 1, 2 or 4 key/value heads: the
     weights of それ in every query head, side by side."""
-    st.subheader(t("todays_llms.gqa.demo_header"))
     st.markdown(
         t(
             "todays_llms.gqa.demo_body",
