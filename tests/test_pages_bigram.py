@@ -76,7 +76,7 @@ def test_defaults_show_the_blind_spot(lang):
 
 
 def test_count_map_holds_every_pair(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     cells = chart_frames(at)[0]
     vocab = list(dict.fromkeys(tok for s in CORPUS for tok in s))
     assert len(cells) == len(vocab) ** 2 == 21**2
@@ -107,7 +107,7 @@ def test_english_glosses_and_japanese_does_not():
 
 @pytest.mark.parametrize("sentence", [" ".join(s) for s in CORPUS])
 def test_every_sentence_at_both_ends_of_the_slider(sentence):
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.selectbox(key="bg_sentence").set_value(sentence).run()
     slider = at.slider(key="bg_read")
     assert (slider.min, slider.max) == (1, len(sentence.split()) - 1)
@@ -125,7 +125,7 @@ def test_every_sentence_at_both_ends_of_the_slider(sentence):
 
 
 def test_slider_at_its_end_reads_the_whole_prefix(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="bg_read").set_value(4).run()  # ねこ は ひるね が -> ?
     got = bars(at)
     gas = {b: n for (a, b), n in pairs(CORPUS).items() if a == "が"}
@@ -135,7 +135,7 @@ def test_slider_at_its_end_reads_the_whole_prefix(lang):
 
 
 def test_task_t1_another_prefix_ending_in_wa(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert not task_done(at, "t1")
     before = bars(at)["bigram"]
     at.selectbox(key="bg_sentence").set_value(DOG).run()
@@ -271,7 +271,7 @@ def test_the_corpus_is_full_at_the_limit():
 
 
 def test_a_two_token_sentence_has_one_prefix():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     add(at, "ねこ ねる")
     at.selectbox(key="bg_sentence").set_value("ねこ ねる").run()
     assert_clean(at)

@@ -16,7 +16,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import all_text, assert_clean, chart_frames, open_page
+from conftest import all_text, assert_clean, chart_frames, open_folds, open_page
 
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
@@ -58,7 +58,7 @@ def set_widgets(at, values: dict) -> None:
 
 def train_on_page(at, values: dict):
     set_widgets(at, values)
-    return at.button(key="gpt_train").click().run()
+    return open_folds(at.button(key="gpt_train").click().run())  # the trained model's sections fold
 
 
 def frames_with(at, *columns: str) -> list:
@@ -181,7 +181,7 @@ def test_widgets_at_their_extremes_without_training(lang, extreme):
     ("lang", "width", "heads", "blocks"), [("ja", 8, 8, 1), ("en", 64, 8, 2), ("ja", 64, 1, 1)]
 )
 def test_training_at_the_extreme_sizes(lang, width, heads, blocks):
-    at = open_page(PAGE, lang, {"gpt_seed": "11"})
+    at = open_page(PAGE, lang, {"gpt_seed": "11"}, folds=True)
     set_widgets(at, {"gpt_width": width, "gpt_blocks": blocks, "gpt_steps": 20})
     at.run()
     train_on_page(at, {"gpt_heads": heads})
@@ -276,7 +276,7 @@ def test_second_visit_reuses_the_cache(default_run, lang):
 
 
 def test_generation_at_both_temperature_extremes(default_run, lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="gpt_temp").set_value(0.0).run()
     assert_clean(at)
     lines = [m.value for m in at.markdown if m.value.startswith("1. ")]
@@ -291,7 +291,7 @@ def test_generation_at_both_temperature_extremes(default_run, lang):
 
 
 def test_every_sentence_and_prefix_renders(default_run):
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     for sentence in CORPUS:
         at.selectbox(key="gpt_sentence").set_value(" ".join(sentence)).run()
         assert_clean(at)
@@ -368,7 +368,7 @@ def test_real_gpt_section_quotes_a_measured_one_head_run(lang):
     quotes a one-head training run that this test repeats on its own."""
     from lesson_core.transformer import train
 
-    at = open_page(PAGE, lang, {"gpt_seed": "998"})
+    at = open_page(PAGE, lang, {"gpt_seed": "998"}, folds=True)
     assert_clean(at)
     one = train(CORPUS, Config(n_heads=1, n_blocks=1))  # one head in one block: nothing else to look with
     assert one.status == "finished" and one.reached_target  # one head is enough on corpus F

@@ -177,7 +177,7 @@ def test_look_back_head_follows_k(lang):
 def test_run_text_names_the_weight_it_shows(lang):
     """The sentence under the run gives the largest weight with それ as the query
     (its row), the head and the token it lands on, all read off the maps."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     maps = head_maps(at)[2:4]  # the run's two heads (seed 0, h = 2)
     rows = np.array([m[m["row_i"] == IT].sort_values("col_i")["value"].to_numpy() for m in maps])
     head, key = np.unravel_index(np.argmax(rows), rows.shape)

@@ -262,10 +262,11 @@ def test_temperature_help_says_it_divides_on_top_of_the_square_root():
 def test_deep_dives_are_folded_and_each_chart_sits_above_its_controls(lang):
     at = open_page(PAGE, lang, folds=True)
     labels = [e.label for e in at.expander]
-    assert len(labels) == 2
-    # the reference table and the Jacobian are inside expanders, off the main path
+    assert len(labels) == 4  # the table, sections 2 and 3, the temperature's details, the takeaways
+    # the reference table and the Jacobian are inside folds, off the main path
     assert len(at.expander[0].get("dataframe")) == 1
-    assert len(at.expander[1].get("vega_lite_chart")) == 1 and len(at.expander[1].get("latex")) == 1
+    assert labels[1].startswith("2.")
+    assert len(at.expander[1].get("vega_lite_chart")) == 2 and len(at.expander[1].get("latex")) == 1
     order = flat(at.main)
     charts_at = [i for i, (kind, _) in enumerate(order) if kind == "vega_lite_chart"]
     slider_at = {key: i for i, (_, key) in enumerate(order) if key}
@@ -299,7 +300,7 @@ def test_state_comes_back_from_a_shared_link():
     ],
 )
 def test_bad_values_in_the_url_fall_back_to_the_defaults(lang, params):
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert_clean(at)
     assert at.slider(key="sc_spread").value == 8.0
     assert at.slider(key="sc_temp").value == 1.0
@@ -324,11 +325,11 @@ def test_headers_blame_the_spread_and_d_k_counts_components():
     """Adding the same number to every score changes no weight, so the one-hot
     heading must name the spread, not the size, of the scores; and d_k is the
     number of components, not the length (norm) of the vectors."""
-    at = open_page(PAGE, "en")
-    onehot = next(h.value for h in at.header if h.value.startswith("2."))
+    at = open_page(PAGE, "en", folds=True)
+    onehot = next(e.label for e in at.expander if e.label.startswith("2."))  # a section folded whole
     assert "spread" in onehot and "Large scores" not in onehot
     text = all_text(at)
     assert "The more components the vectors have (the larger $d_k$)" in text
     assert "longer the vectors" not in text
-    ja = open_page(PAGE, "ja")
+    ja = open_page(PAGE, "ja", folds=True)
     assert "成分の数（$d_k$）" in all_text(ja) and "ベクトルが長く" not in all_text(ja)

@@ -100,8 +100,14 @@ def shapes_demo() -> None:
 
 @st.fragment
 def run_demo() -> None:
-    """4. The whole computation with random projections, head by head."""
-    st.header(t("multi_head.run.header"))
+    """4. The whole computation with random projections, head by head. A deep
+    dive: the whole section is a fold named after its header."""
+    if box := fold(t("multi_head.run.header"), "multi_head_run_section", icon=":material/unfold_more:"):
+        with box:
+            run_body()
+
+
+def run_body() -> None:
     small = divisors(PRONOUN.vectors.shape[1])
     st.markdown(
         t(
@@ -124,6 +130,7 @@ def run_demo() -> None:
 
 
 def roles_section() -> None:
-    """5. What a head does is learned in training, not assigned."""
-    st.header(t("multi_head.roles.header"))
-    st.markdown(t("multi_head.roles.body"))
+    """5. What a head does is learned in training, not assigned (a fold named after its header)."""
+    if box := fold(t("multi_head.roles.header"), "multi_head_roles", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("multi_head.roles.body"))

@@ -53,7 +53,9 @@ def order_demo() -> None:
     else:
         st.markdown(t("positional.order.same", largest=num(plain.largest, 3)))
         st.markdown(t("positional.order.why" if layers == 1 else "positional.order.why_stacked"))
-    with_positions(causal, layers)
+    if box := fold(t("positional.order.with"), "positional_with", icon=":material/unfold_more:"):
+        with box:
+            with_positions(causal, layers)
 
 
 def order_intro() -> None:
@@ -93,7 +95,6 @@ def with_positions(causal: bool, layers: int) -> None:
     placed = compare_word_orders(
         SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=causal, layers=layers
     )
-    st.subheader(t("positional.order.with"))
     st.markdown(t("positional.order.with_body", last=len(SENT_A) - 1))
     parts.order_table(SENT_A, SENT_B, placed)
     most = gloss(SENT_A[placed.largest_at])
@@ -174,6 +175,7 @@ def same_token_section() -> None:
 
 def clock_section() -> None:
     """5. The sin/cos pairs as clock hands: they mark position, they carry no grammar."""
-    st.header(t("positional.clock.header"))
-    st.markdown(t("positional.clock.body"))
-    st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))
+    if box := fold(t("positional.clock.header"), "positional_clock", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("positional.clock.body"))
+            st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))
