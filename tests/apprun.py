@@ -85,6 +85,18 @@ def open_app(page, url: str, timeout_ms: int = 60_000):
     return page
 
 
+def open_fold(page, lang: str, label_key: str, timeout_ms: int = 20_000) -> None:
+    """Open the fold (course_app/folds.py) labelled with the catalog entry
+    ``label_key``, and wait for the rerun that draws its body."""
+    from course_app.i18n import catalog
+
+    summary = page.locator('[data-testid="stExpander"] summary', has_text=catalog(lang)[label_key]).first
+    summary.scroll_into_view_if_needed()
+    summary.click()
+    page.wait_for_timeout(300)  # the rerun the click asks for
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
 def step_slider(slider, key: str, times: int = 1) -> None:
     """Press ``key`` on a slider ``times`` times, one step at a time: each press
     waits until the slider shows a new value, so a rerun that re-renders the
