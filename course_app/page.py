@@ -43,6 +43,9 @@ NARROW_SCREEN_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] { opacity: 1; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
 .st-key-browser_bridge { display: none; }
+@media (min-width: 641px) {
+  [data-testid="stColumn"]:has(.st-key-sticky_figure) { position: sticky; top: 4rem; align-self: flex-start; }
+}
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {
   white-space: normal; overflow: visible; text-overflow: clip;

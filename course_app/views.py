@@ -153,7 +153,7 @@ def explorer(view: Explored, prefix: str, side: DeltaGenerator, fold_map: bool =
     weights as bars and its output vector (in ``side``, next to the controls),
     the step-by-step table, and the full map whose rows can be clicked to
     choose the query into ``<prefix>_query``. Returns the index of the query's top token."""
-    with side:
+    with side, st.container(key="sticky_figure"):  # beside its controls on a wide screen (page.py's CSS)
         best = explorer_bars(view)
     explorer_details(view, prefix, fold_map)
     return best

@@ -57,3 +57,19 @@ def test_a_fold_opened_in_the_browser_draws_its_body_and_keeps_it(phone, app_url
     phone.wait_for_timeout(1500)
     phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
     assert hand.first.is_visible()
+
+
+STICKY = """() => getComputedStyle(
+  document.querySelector('.st-key-sticky_figure').closest('[data-testid="stColumn"]')).position"""
+
+
+def test_the_explorer_chart_stays_beside_its_controls_on_a_wide_screen(browser, app_url):
+    """At 1280 × 800 the explorer's chart column is sticky, so it stays in view
+    while the learner scrolls through the sliders beside it; on a phone, where
+    the columns stack, it is not."""
+    for (width, height), wanted in (((1280, 800), "sticky"), ((390, 844), "static")):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        open_app(page, f"{app_url}/{page_paths()['attention']}?lang=en")
+        assert page.evaluate(STICKY) == wanted, (width, height)
+        context.close()
