@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -58,10 +59,11 @@ def open_page(
     return open_folds(at) if folds else at
 
 
-def open_folds(at: AppTest) -> AppTest:
+def open_folds(at: AppTest, each_run: Callable[[AppTest], object] | None = None) -> AppTest:
     """Open every fold of the page (course_app/folds.py), and any fold an open
     one reveals, as a learner's clicks would; a closed fold's body is never
-    drawn, so a test that reads it opens it first."""
+    drawn, so a test that reads it opens it first. ``each_run`` sees the page
+    after each of the reruns (what a rerun shows once, like a toast)."""
     for _ in range(4):
         closed = [k for k in at.session_state if k.startswith(FOLD_PREFIX) and not at.session_state[k]]
         if not closed:
@@ -69,6 +71,8 @@ def open_folds(at: AppTest) -> AppTest:
         for key in closed:
             at.session_state[key] = True
         at.run()
+        if each_run is not None:
+            each_run(at)
     return at
 
 
