@@ -33,13 +33,19 @@ SHARE_KEY = "share_view"  # whether the share link is open
 # opacity: 4.4 : 1 on white), 6.4 : 1 on white and at least 5.5 : 1 on the
 # sidebar's and the info boxes' backgrounds. The browser bridge has no
 # visible part. A link in the page (the home page's course map) wraps
-# instead of being cut with an ellipsis on a phone. The uploader's size
+# instead of being cut with an ellipsis on a phone. On a phone an open fold
+# takes the page's whole width (no side border nor padding), as its charts
+# need it. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
 # (see browser.py).
 NARROW_SCREEN_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+@media (max-width: 640px) {
+  [data-testid="stExpander"] details { border-left: none; border-right: none; border-radius: 0; }
+  [data-testid="stExpander"] [data-testid="stExpanderDetails"] { padding-left: 0; padding-right: 0; }
+}
 .stApp [data-testid="stCaptionContainer"] { opacity: 1; }
 .stApp [data-testid="stCaptionContainer"], .stApp [data-testid="stCaptionContainer"] p { color: #5a6068; }
 .st-key-browser_bridge { display: none; }
