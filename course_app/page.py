@@ -13,6 +13,7 @@ from course_app import browser, course, progress
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
+from course_app.folds import fold
 from course_app.i18n import LANGS, current_lang, forget_lang, t, t_list
 from course_app.memory import compact_malloc
 from course_app.streamlit_private import raw_query_string
@@ -33,22 +34,32 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # narrow screen formulas use the body text size instead of KaTeX's 1.21 em.
 # Captions get the text colour at 80 % instead of Streamlit's 60 % (4.4 : 1
 # on white): about 8 : 1 on white and on the sidebar's and the info boxes'
-# backgrounds, and as readable in the dark theme (a fixed grey was not). The browser bridge has no
-# visible part. The language switch at the top of the page is for a phone,
-# whose sidebar is closed (Streamlit closes it below 768 px); a wider screen
-# has the sidebar's. A link in the page (the home page's course map) wraps
-# instead of being cut with an ellipsis on a phone. The uploader's size
+# backgrounds, and as readable in the dark theme (a fixed grey was not). The
+# browser bridge has no visible part. The language switch at the top of the
+# page is for a phone, whose sidebar is closed (Streamlit closes it below
+# 768 px); a wider screen has the sidebar's. A link in the page (the home
+# page's course map) wraps instead of being cut with an ellipsis on a phone.
+# On a phone an open fold takes the page's whole width (no side border nor
+# padding), as its charts need it; on a wider screen a figure column marked
+# sticky stays in view beside its controls. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
 # (see browser.py).
 NARROW_SCREEN_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
+@media (max-width: 640px) {
+  [data-testid="stExpander"] details { border-left: none; border-right: none; border-radius: 0; }
+  [data-testid="stExpander"] [data-testid="stExpanderDetails"] { padding-left: 0; padding-right: 0; }
+}
 .stApp [data-testid="stCaptionContainer"] { opacity: 1; }
 .stApp [data-testid="stCaptionContainer"] { color: color-mix(in srgb, currentColor 80%, transparent); }
 .stApp [data-testid="stCaptionContainer"] p { color: inherit; }
 .st-key-browser_bridge { display: none; }
 @media (min-width: 768px) { .st-key-lang_choice_top { display: none; } }
+@media (min-width: 641px) {
+  [data-testid="stColumn"]:has(.st-key-sticky_figure) { position: sticky; top: 4rem; align-self: flex-start; }
+}
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {
   white-space: normal; overflow: visible; text-overflow: clip;
@@ -359,12 +370,13 @@ def section_start(section: str, formula: str | None = None, **body_values: objec
 
 
 def lesson_end(lesson_id: str) -> None:
-    """How every lesson ends: the takeaways, the quiz, the question the next
+    """How every lesson ends: the takeaways (folded), the quiz, the question the next
     lesson answers, and the previous / next links.
 
     Catalog entries: <lesson>.end.takeaway and <lesson>.end.next."""
-    st.header(t("ui.takeaway"))
-    st.markdown(t(f"{lesson_id}.end.takeaway"))
+    if box := fold(t("ui.takeaway"), f"{lesson_id}_takeaway", icon=":material/summarize:"):
+        with box:  # a recap: on a phone the main path goes on to the quiz
+            st.markdown(t(f"{lesson_id}.end.takeaway"))
     quizzes(lesson_id)
     st.info(t(f"{lesson_id}.end.next"))
     lesson_footer(lesson_id)

@@ -12,6 +12,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
 from course_app import charts, ranking, tables, url_state
+from course_app.folds import fold
 from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from lesson_core.attention import AttentionResult
 from lesson_core.rounding import fixed_array
@@ -149,14 +150,14 @@ class Explored:
     allowed: np.ndarray | None
 
 
-def explorer(view: Explored, prefix: str, side: DeltaGenerator) -> int:
+def explorer(view: Explored, prefix: str, side: DeltaGenerator, fold_map: bool = False) -> int:
     """Everything the explorer shows for one attention result: the query's
     weights as bars and its output vector (in ``side``, next to the controls),
     the step-by-step table, and the full map whose rows can be clicked to
     choose the query into ``<prefix>_query``. Returns the index of the query's top token."""
-    with side:
+    with side, st.container(key="sticky_figure"):  # beside its controls on a wide screen (page.py's CSS)
         best = explorer_bars(view)
-    explorer_details(view, prefix)
+    explorer_details(view, prefix, fold_map)
     return best
 
 
@@ -176,17 +177,26 @@ def explorer_bars(view: Explored) -> int:
     return best
 
 
-def explorer_details(view: Explored, prefix: str, folded: bool = False) -> None:
-    """The step-by-step table of the query's row (in an expander when
-    ``folded``) and the full map, whose cells pick the query into
-    ``<prefix>_query``; the chosen query's row is outlined."""
+def explorer_details(view: Explored, prefix: str, fold_map: bool = False) -> None:
+    """The step-by-step table of the query's row, folded (``fold_<prefix>_steps``),
+    and the full map, whose cells pick the query into ``<prefix>_query``; the
+    chosen query's row is outlined. With ``fold_map`` the map is folded too
+    (``fold_<prefix>_map``)."""
     labels, n = glossed_labels(view.tokens), len(view.tokens)
-    header = t("ui.explorer.table_header", query=md_escape(labels[view.query]))
-    with st.expander(header) if folded else st.container():
-        if not folded:
-            st.subheader(header)
-        steps_table(labels, view.keys, view.result, row=view.query)
-    st.subheader(t("ui.explorer.map_header", n=n))
+    if box := fold(t("ui.explorer.table_header", query=md_escape(labels[view.query])), f"{prefix}_steps"):
+        with box:
+            steps_table(labels, view.keys, view.result, row=view.query)
+    if not fold_map:
+        st.subheader(t("ui.explorer.map_header", n=n))
+        explorer_map(view, prefix)
+    elif box := fold(t("ui.explorer.map_header", n=n), f"{prefix}_map", icon=":material/grid_on:"):
+        with box:
+            explorer_map(view, prefix)
+
+
+def explorer_map(view: Explored, prefix: str) -> None:
+    """The full map of the explorer's weights, its help above it."""
+    n = len(view.tokens)
     st.caption(t("ui.explorer.map_help"))
     weights_map(
         view.tokens,

@@ -85,6 +85,36 @@ def open_app(page, url: str, timeout_ms: int = 60_000):
     return page
 
 
+CLOSED_FOLD = '[data-testid="stMain"] [data-testid="stExpander"] details:not([open]) > summary'
+
+
+def open_all_folds(page, timeout_ms: int = 60_000) -> None:
+    """Open every fold of the page (course_app/folds.py) one by one, each
+    click a rerun that draws the fold's body, until none is closed."""
+    for _ in range(40):
+        closed = page.locator(CLOSED_FOLD)
+        if closed.count() == 0:
+            return
+        closed.first.scroll_into_view_if_needed()
+        closed.first.click()
+        page.wait_for_timeout(300)  # the rerun the click asks for
+        page.wait_for_selector(IDLE, timeout=timeout_ms)
+    raise AssertionError("folds kept closing or appearing")
+
+
+def open_fold(page, lang: str, label_key: str, timeout_ms: int = 20_000, **values: object) -> None:
+    """Open the fold (course_app/folds.py) labelled with the catalog entry
+    ``label_key`` (filled with ``values``), and wait for the rerun that draws its body."""
+    from course_app.i18n import catalog
+
+    label = catalog(lang)[label_key].format(**values)
+    summary = page.locator('[data-testid="stExpander"] summary', has_text=label).first
+    summary.scroll_into_view_if_needed()
+    summary.click()
+    page.wait_for_timeout(300)  # the rerun the click asks for
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+
+
 def step_slider(slider, key: str, times: int = 1) -> None:
     """Press ``key`` on a slider ``times`` times, one step at a time: each press
     waits until the slider shows a new value, so a rerun that re-renders the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +16,7 @@ from required import missing
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
+from course_app.folds import PREFIX as FOLD_PREFIX
 from course_app.i18n import LANGS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,15 +44,35 @@ settings.register_profile("deadlines")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "no_deadlines"))
 
 
-def open_page(page: str | None, lang: str = "ja", params: dict[str, str] | None = None) -> AppTest:
+def open_page(
+    page: str | None, lang: str = "ja", params: dict[str, str] | None = None, folds: bool = False
+) -> AppTest:
     """Run the home page, then switch to ``page`` (e.g. "pages/2_attention.py"),
-    with ?lang= and any other query parameters set, as a learner's link would."""
+    with ?lang= and any other query parameters set, as a learner's link would;
+    with ``folds``, every fold is then opened (see ``open_folds``)."""
     at = AppTest.from_file(str(HOME), default_timeout=PAGE_TIMEOUT)
     at.query_params.update({"lang": lang, **(params or {})})
     at.run()
     if page:
         at.query_params.update({"lang": lang, **(params or {})})
         at.switch_page(page).run()
+    return open_folds(at) if folds else at
+
+
+def open_folds(at: AppTest, each_run: Callable[[AppTest], object] | None = None) -> AppTest:
+    """Open every fold of the page (course_app/folds.py), and any fold an open
+    one reveals, as a learner's clicks would; a closed fold's body is never
+    drawn, so a test that reads it opens it first. ``each_run`` sees the page
+    after each of the reruns (what a rerun shows once, like a toast)."""
+    for _ in range(4):
+        closed = [k for k in at.session_state if k.startswith(FOLD_PREFIX) and not at.session_state[k]]
+        if not closed:
+            break
+        for key in closed:
+            at.session_state[key] = True
+        at.run()
+        if each_run is not None:
+            each_run(at)
     return at
 
 

@@ -17,6 +17,9 @@ those values came from a link, not from the learner.
 Each lesson's test file declares, per task, the widget keys the task names
 and a recipe; ``audit_single_changes`` and ``assert_recipe_ticks`` do the rest;
 ``away_and_back`` plays a receiver who moves the shared controls off and on.
+Both audits open every fold first (``open_folds``): a control inside a fold is
+still a control, and a task that names it must be completable once the fold is
+open.
 """
 
 from __future__ import annotations
@@ -119,7 +122,7 @@ def audit_single_changes(
 ) -> None:
     """Steps 1 and 2 above. ``names`` maps every task id of the lesson to the
     widget keys whose change may tick it (the controls the task names)."""
-    at = open_page(page, lang)
+    at = open_page(page, lang, folds=True)
     assert not at.exception, [e.value for e in at.exception]
     assert ticked(at, lesson_id) == set(), "a task is ticked on a freshly opened page"
     held = {task for task, ok in at.session_state["tasks_seen"].items() if ok}
@@ -127,7 +130,7 @@ def audit_single_changes(
     changes = list(single_changes(at, skip))
     assert changes, "the page was expected to have controls"
     for key, what, change in changes:
-        fresh = open_page(page, lang)
+        fresh = open_page(page, lang, folds=True)
         change(fresh)
         fresh.run()
         assert not fresh.exception, (key, what, [e.value for e in fresh.exception])
@@ -138,7 +141,7 @@ def audit_single_changes(
 
 def assert_recipe_ticks(page: str, lesson_id: str, task: str, recipe: Recipe, lang: str = "en") -> AppTest:
     """Step 3: the named action ticks the task (and the page is still clean)."""
-    at = open_page(page, lang)
+    at = open_page(page, lang, folds=True)
     assert task not in ticked(at, lesson_id)
     recipe(at)
     assert not at.exception, [e.value for e in at.exception]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app, step_slider
+from apprun import IDLE, expect_url_has, open_app, open_fold, step_slider
 
 pytestmark = pytest.mark.browser
 
@@ -67,6 +67,7 @@ def test_clicking_a_heatmap_row_chooses_the_query(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/attention?lang=en")
+    open_fold(page, "en", "ui.explorer.map_header", n=10)  # the map is folded
     heatmap = page.locator('[data-testid="stVegaLiteChart"]').nth(1)
     heatmap.scroll_into_view_if_needed()
     cells = heatmap.locator("g.mark-rect path")  # one per cell, row by row

@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app
+from apprun import IDLE, expect_url_has, open_app, open_fold
 
 from course_app.progress import Progress, decode
 
@@ -48,6 +48,7 @@ def test_fill_values_show_the_leak_and_tick_the_task(page, app_url):
 
     open_app(page, f"{app_url}/causal_mask")
     expect(page.locator("h1").first).to_contain_text("因果マスク")
+    open_fold(page, "ja", "causal_mask.fill.header")  # section 3 is a fold
     leak = page.get_by_text("82.0%")  # わたし's leak at fill 0; the task text quotes it already
     expect(leak).to_have_count(1)
     fill = page.locator('[data-testid="stRadio"]').first

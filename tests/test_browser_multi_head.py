@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app
+from apprun import IDLE, expect_url_has, open_app, open_fold
 
 pytestmark = pytest.mark.browser
 
@@ -32,6 +32,7 @@ def test_seed_slider_changes_the_random_heads(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/multi_head?lang=ja")
+    open_fold(page, "ja", "multi_head.run.header")  # section 4 is a fold
     flat = page.get_by_text("重みの最大は").first
     expect(flat).to_contain_text("21.3%")
     seed = page.get_by_role("slider", name="乱数のシード（W_Q・W_K・W_V・W_O を引き直す）")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apprun import IDLE, expect_url_has, open_app
+from apprun import IDLE, expect_url_has, open_app, open_fold
 
 pytestmark = pytest.mark.browser
 
@@ -57,6 +57,7 @@ def test_spread_slider_changes_the_top_weight(page, app_url):
     from playwright.sync_api import expect
 
     open_app(page, f"{app_url}/scaling?lang=en")
+    open_fold(page, "en", "scaling.onehot.header")  # sections 2 and 3 are a fold
     result = page.get_by_text("the largest weight is").first
     expect(result).to_contain_text(top_weight(8.0))
     slider = slider_labelled(page, "Spread of the scores")

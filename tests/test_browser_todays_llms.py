@@ -5,7 +5,7 @@ numbers and the URL, and a RoPE position slider changes the score."""
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app, step_slider
+from apprun import IDLE, expect_url_has, open_app, open_fold, step_slider
 
 pytestmark = pytest.mark.browser
 EXCEPTION = '[data-testid="stException"]'
@@ -35,6 +35,7 @@ def test_japanese_page_and_the_rope_slider(page, app_url):
     open_app(page, f"{app_url}/todays_llms?lang=ja&llm_m=5&llm_n=2")
     assert page.locator(EXCEPTION).count() == 0
     expect(page.locator("h1").first).to_contain_text("いまの LLM")
+    open_fold(page, "ja", "todays_llms.rope.header")  # section 2 is a fold
     result = page.get_by_text("m − n =").first
     expect(result).to_contain_text("+3")
     m = page.get_by_role("slider", name="クエリの位置 m")

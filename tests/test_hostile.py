@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import assert_clean, chart_frames, open_page
+from conftest import assert_clean, chart_frames, open_folds, open_page
 
 from course_app.course import EXTRAS, LESSONS
 from course_app.i18n import catalog
@@ -76,12 +76,12 @@ _FOUND: dict[str | None, list[str]] = {}
 def bound_keys(page: str | None) -> list[str]:
     """The URL keys of the page's bound widgets, read from the rendered page
     (with every default, then with the capstone's model trained, whose
-    prediction and generation controls appear only then)."""
+    prediction and generation controls appear only then), every fold open."""
     if page not in _FOUND:
-        at = open_page(page, "en")
+        at = open_page(page, "en", folds=True)
         keys = [w.key for w in bound_widgets(at)]
         if at.get("button") and any(b.key == "gpt_train" for b in at.button):
-            at.button(key="gpt_train").click().run()
+            open_folds(at.button(key="gpt_train").click().run())
             keys += [w.key for w in bound_widgets(at) if w.key not in keys]
         _FOUND[page] = keys
     return _FOUND[page]
@@ -186,8 +186,15 @@ def test_hostile_url_values_for_every_bound_control(page, value):
     the app changed or removed is named in a message."""
     keys = bound_keys(page)
     at = open_page(page, "en", dict.fromkeys(keys, value))
+    shown = []  # what the first run and each fold opened said (a toast is shown once)
+
+    def said(at) -> None:
+        shown.extend([*(str(toast.value) for toast in at.toast), *(str(w.value) for w in at.warning)])
+
+    said(at)
+    open_folds(at, said)  # a control inside a fold reads the URL when its fold opens
     assert_no_error(at)
-    messages = "\n".join(str(toast.value) for toast in at.toast) + "\n".join(str(w.value) for w in at.warning)
+    messages = "\n".join(shown)
     for key in keys:
         widget = widget_by_key(at, key)
         if widget is None:  # shown only after training (the capstone's predictions)

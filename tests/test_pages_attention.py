@@ -15,7 +15,7 @@ def weight_column(at, table: int = ROW_TABLE) -> list[str]:
 
 
 def test_defaults_show_the_seed_figures(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     # Example D table: weights 4.5 / 76.8 / 18.7 % (0.045, 0.768, 0.187)
     assert weight_column(at, TOY_TABLE) == ["4.5%", "76.8%", "18.7%"]
@@ -29,7 +29,7 @@ def test_defaults_show_the_seed_figures(lang):
 
 
 def test_english_glosses_tokens_and_japanese_does_not():
-    en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
+    en, ja = open_page(PAGE, "en", folds=True), open_page(PAGE, "ja", folds=True)
     assert chart_frames(en)[0]["label"][0] == "猫 (cat)"
     assert chart_frames(ja)[0]["label"][0] == "猫"
     # the map's rows and columns carry the gloss too, and so does the table of the whole map
@@ -55,7 +55,7 @@ def test_bar_chart_follows_the_chosen_query():
 
 
 def test_heatmap_marks_masked_cells():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     cells = chart_frames(at)[1]
     assert len(cells) == 100
     masked = cells[cells["masked"]]
@@ -99,7 +99,7 @@ def test_task_equal_is_ticked_live_and_saved_in_the_url():
 
 
 def test_the_whole_default_map_is_the_worked_one():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     table = at.dataframe[MAP_TABLE].value
     fresh = table.iloc[8].tolist()
     assert fresh[1:] == ["3.1", "3.1", "61.7", "3.1", "5.1", "3.1", "4.1", "3.1", "13.8", "—"]
@@ -139,7 +139,7 @@ def test_edited_queries_come_back_from_a_link_and_bad_values_are_dropped():
 
 
 def test_the_chosen_query_row_is_outlined_in_the_map():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     cells = chart_frames(at)[1]
     assert set(cells.loc[cells["chosen"], "row_i"]) == {6}
     at.selectbox(key="at_query").set_value(8).run()
@@ -168,7 +168,7 @@ def test_quiz_feedback_right_and_wrong(lang):
 
 
 def test_state_comes_back_from_a_shared_link():
-    at = open_page(PAGE, "en", {"at_query": "猫", "at_mask": "false", "at_temp": "2.0"})
+    at = open_page(PAGE, "en", {"at_query": "猫", "at_mask": "false", "at_temp": "2.0"}, folds=True)
     assert at.selectbox(key="at_query").value == 0
     assert at.toggle(key="at_mask").value is False
     assert at.slider(key="at_temp").value == 2.0
@@ -176,7 +176,7 @@ def test_state_comes_back_from_a_shared_link():
 
 
 def test_worked_arithmetic_is_on_the_page(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     # by hand, rounding the scaled scores first: 76.9 % / 18.6 %; the table: 76.8 % / 18.7 %
     assert "76.9%" in text and "18.6%" in text and "2.8284" in text
@@ -211,14 +211,14 @@ def test_rounding_note_names_the_score_whose_rounding_moves_the_weights(lang):
     """Rounding only 魚's scaled score (2.8284… → 2.83) leaves 魚 at 76.8 %;
     rounding それ's (1.4142… → 1.41) is what moves it to 76.9 %, so the note
     must name それ's exact score too."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     note = next(e.value for e in at.markdown if "2.8284" in e.value)
     assert "1.4142" in note and "1.41" in note.replace("1.4142", "")
 
 
 def test_scaled_column_says_the_temperature_divides_too(lang):
     """The explorer's table holds score / (√d_k · T) + M, so its header names T."""
-    at = open_page(PAGE, lang, {"at_temp": "2.0"})
+    at = open_page(PAGE, lang, {"at_temp": "2.0"}, folds=True)
     header = str(at.dataframe[ROW_TABLE].value.columns[3])
     assert "√d_k" in header and "T" in header.replace("√d_k", "")
 
@@ -256,7 +256,7 @@ def test_weights_map_column_labels_stand_upright_on_a_phone():
     them upright when the chart is narrow (and keeps them flat on a laptop)."""
     import json
 
-    at = open_page("pages/2_attention.py", "ja")
+    at = open_page("pages/2_attention.py", "ja", folds=True)
     angles = [
         layer["encoding"]["x"]["axis"]["labelAngle"]
         for chart in at.get("vega_lite_chart")

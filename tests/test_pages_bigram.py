@@ -54,7 +54,7 @@ def add(at, text: str):
 
 
 def test_defaults_show_the_blind_spot(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     counts = pairs(CORPUS)
     wa = {b: n for (a, b), n in counts.items() if a == "は"}
@@ -76,7 +76,7 @@ def test_defaults_show_the_blind_spot(lang):
 
 
 def test_count_map_holds_every_pair(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     cells = chart_frames(at)[0]
     vocab = list(dict.fromkeys(tok for s in CORPUS for tok in s))
     assert len(cells) == len(vocab) ** 2 == 21**2
@@ -89,7 +89,7 @@ def test_count_map_holds_every_pair(lang):
 
 
 def test_english_glosses_and_japanese_does_not():
-    en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
+    en, ja = open_page(PAGE, "en", folds=True), open_page(PAGE, "ja", folds=True)
     assert chart_frames(en)[0]["row"][0] == "ねこ (cat)" and chart_frames(ja)[0]["row"][0] == "ねこ"
     # both axes of the count map, the corpus table, the prefix table and the average map
     assert chart_frames(en)[0]["col"][0] == "ねこ (cat)" and chart_frames(ja)[0]["col"][0] == "ねこ"
@@ -107,7 +107,7 @@ def test_english_glosses_and_japanese_does_not():
 
 @pytest.mark.parametrize("sentence", [" ".join(s) for s in CORPUS])
 def test_every_sentence_at_both_ends_of_the_slider(sentence):
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.selectbox(key="bg_sentence").set_value(sentence).run()
     slider = at.slider(key="bg_read")
     assert (slider.min, slider.max) == (1, len(sentence.split()) - 1)
@@ -125,7 +125,7 @@ def test_every_sentence_at_both_ends_of_the_slider(sentence):
 
 
 def test_slider_at_its_end_reads_the_whole_prefix(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="bg_read").set_value(4).run()  # ねこ は ひるね が -> ?
     got = bars(at)
     gas = {b: n for (a, b), n in pairs(CORPUS).items() if a == "が"}
@@ -135,7 +135,7 @@ def test_slider_at_its_end_reads_the_whole_prefix(lang):
 
 
 def test_task_t1_another_prefix_ending_in_wa(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert not task_done(at, "t1")
     before = bars(at)["bigram"]
     at.selectbox(key="bg_sentence").set_value(DOG).run()
@@ -157,7 +157,7 @@ def test_task_t1_is_not_ticked_by_nekowa_again_or_a_longer_prefix():
 
 
 def test_task_t2_add_a_sentence_changes_the_wa_row(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     add(at, "ねこ は ミルク が すき")
     assert_clean(at)
     assert at.session_state["bg_added"] == ["ねこ は ミルク が すき"]
@@ -171,7 +171,7 @@ def test_task_t2_add_a_sentence_changes_the_wa_row(lang):
     row = at.dataframe[1].value.iloc[0]
     assert bare(row.iloc[3]).startswith("いぬ 16.7%") and bare(row.iloc[2]).startswith("ひるね 20.0%")
     # a sentence without は does not tick it
-    fresh = open_page(PAGE, lang)
+    fresh = open_page(PAGE, lang, folds=True)
     add(fresh, "ねこ が ミルク を のむ")
     assert fresh.session_state["bg_added"] == ["ねこ が ミルク を のむ"]
     assert not task_done(fresh, "t2")
@@ -215,7 +215,7 @@ def test_one_token_prefix_does_not_count_for_t3():
     ],
 )
 def test_bad_input_is_explained_and_nothing_is_lost(lang, text):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     add(at, text)
     assert_clean(at)
     assert len(at.warning) == 1
@@ -225,7 +225,7 @@ def test_bad_input_is_explained_and_nothing_is_lost(lang, text):
 
 
 def test_html_and_markdown_stay_plain_text():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     nasty = "<b>x</b> **y** :red[z] $w$"
     add(at, nasty)
     assert_clean(at)
@@ -240,7 +240,7 @@ def test_html_and_markdown_stay_plain_text():
 
 
 def test_remove_and_survive_a_page_switch(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     add(at, "ねこ は ミルク が すき")
     add(at, "いぬ は ごはん が すき")
     at.switch_page("pages/2_attention.py").run()
@@ -258,7 +258,7 @@ def test_remove_and_survive_a_page_switch(lang):
 
 
 def test_the_corpus_is_full_at_the_limit():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     at.session_state["bg_added"] = [f"ねこ は もの{i} が すき" for i in range(MAX_SENTENCES)]
     at.run()
     assert_clean(at)
@@ -271,7 +271,7 @@ def test_the_corpus_is_full_at_the_limit():
 
 
 def test_a_two_token_sentence_has_one_prefix():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     add(at, "ねこ ねる")
     at.selectbox(key="bg_sentence").set_value("ねこ ねる").run()
     assert_clean(at)
@@ -308,7 +308,7 @@ def test_quiz_feedback_right_and_wrong(lang):
 
 
 def test_uniform_average_of_example_a(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     weights = at.dataframe[2].value
     assert list(weights.iloc[:, 2]) == ["20.0%"] * 5
     cells = chart_frames(at)[-1]
@@ -328,7 +328,7 @@ def test_english_number_grammar_for_a_one_token_prefix():
 
 
 def test_the_corpus_table_is_folded_away_and_counts_added_sentences():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     assert at.expander[0].label == "All 14 sentences of the corpus"
     assert len(at.expander[0].dataframe) == 1
     add(at, "ねこ は ミルク が すき")

@@ -16,7 +16,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from conftest import all_text, assert_clean, chart_frames, open_page
+from conftest import all_text, assert_clean, chart_frames, open_folds, open_page
 
 from course_app.i18n import pct
 from lesson_core.bigram import total_variation
@@ -59,7 +59,8 @@ def set_widgets(at, values: dict) -> None:
 
 def train_on_page(at, values: dict):
     set_widgets(at, values)
-    return at.button(key="gpt_train").click().run()
+    at.button(key="gpt_train").click().run()
+    return at if at.exception else open_folds(at)  # the trained model's sections fold
 
 
 def frames_with(at, *columns: str) -> list:
@@ -119,7 +120,7 @@ def default_run(empty_cache, default_training):
 
 
 def test_page_opens_without_training(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     assert not frames_with(at, "x", "y", "series"), "no loss chart before the button"
     assert len(at.info) >= 1 and runs(at) == 0
@@ -130,7 +131,7 @@ def test_page_opens_without_training(lang):
 
 @pytest.mark.parametrize(("width", "blocks"), [(8, 1), (64, 2), (24, 1), (48, 2)])
 def test_parameter_table_follows_the_widgets(lang, width, blocks):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     set_widgets(at, {"gpt_width": width, "gpt_blocks": blocks})
     at.run()
     assert_clean(at)
@@ -182,7 +183,7 @@ def test_widgets_at_their_extremes_without_training(lang, extreme):
     ("lang", "width", "heads", "blocks"), [("ja", 8, 8, 1), ("en", 64, 8, 2), ("ja", 64, 1, 1)]
 )
 def test_training_at_the_extreme_sizes(lang, width, heads, blocks):
-    at = open_page(PAGE, lang, {"gpt_seed": "11"})
+    at = open_page(PAGE, lang, {"gpt_seed": "11"}, folds=True)
     set_widgets(at, {"gpt_width": width, "gpt_blocks": blocks, "gpt_steps": 20})
     at.run()
     train_on_page(at, {"gpt_heads": heads})
@@ -194,7 +195,7 @@ def test_training_at_the_extreme_sizes(lang, width, heads, blocks):
 
 def test_odd_values_from_a_link_are_made_valid(lang):
     params = {"gpt_width": "33", "gpt_heads": "7", "gpt_steps": "5", "gpt_lr": "abc", "gpt_seed": "-4"}
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert_clean(at)
     assert parameter_total(at) == f"{expected_parameters(32, 2):,}"
     assert at.select_slider(key="gpt_heads").value in (1, 2, 4, 8)
@@ -277,7 +278,7 @@ def test_second_visit_reuses_the_cache(default_run, lang):
 
 
 def test_generation_at_both_temperature_extremes(default_run, lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="gpt_temp").set_value(0.0).run()
     assert_clean(at)
     lines = [m.value for m in at.markdown if m.value.startswith("1. ")]
@@ -292,7 +293,7 @@ def test_generation_at_both_temperature_extremes(default_run, lang):
 
 
 def test_every_sentence_and_prefix_renders(default_run):
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     for sentence in CORPUS:
         at.selectbox(key="gpt_sentence").set_value(" ".join(sentence)).run()
         assert_clean(at)
@@ -369,7 +370,7 @@ def test_real_gpt_section_quotes_a_measured_one_head_run(lang):
     quotes a one-head training run that this test repeats on its own."""
     from lesson_core.transformer import train
 
-    at = open_page(PAGE, lang, {"gpt_seed": "998"})
+    at = open_page(PAGE, lang, {"gpt_seed": "998"}, folds=True)
     assert_clean(at)
     one = train(CORPUS, Config(n_heads=1, n_blocks=1))  # one head in one block: nothing else to look with
     assert one.status == "finished" and one.reached_target  # one head is enough on corpus F
@@ -421,7 +422,7 @@ def test_prefixes_are_sentence_starts_from_the_corpus():
 
 
 def test_parameter_table_is_a_deep_dive_in_an_expander(lang):
-    at = open_page(PAGE, lang, {"gpt_seed": "998"})
+    at = open_page(PAGE, lang, {"gpt_seed": "998"}, folds=True)
     (expander,) = [e for e in at.expander if e.label in ("What the parameters are", "パラメータの内訳")]
     assert len(expander.table) == 1
     assert parameter_total(at) == f"{expected_parameters(32, 2):,}"

@@ -64,7 +64,7 @@ def tasks(at) -> set[str]:
 
 
 def test_defaults_pairs_mask_scores_and_row_sums(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     # the training pairs of わたし は きょう 本 を 読む: わたし → は; わたし は → きょう; ...
     pairs = at.dataframe[PAIRS].value
@@ -109,7 +109,7 @@ def test_defaults_pairs_mask_scores_and_row_sums(lang):
 
 
 def test_example_c_defaults_to_sore_with_the_mask(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     bars = chart_frames(at)[BARS]
     np.testing.assert_allclose(bars["value"], example_c_row(IT, masked=True), atol=1e-12)
     assert list(bars["value"][IT + 1 :]) == [0.0, 0.0, 0.0]  # は 新鮮 だった are hidden from それ
@@ -130,7 +130,7 @@ def test_example_c_defaults_to_sore_with_the_mask(lang):
 
 @pytest.mark.parametrize("fill", FILLS)
 def test_every_fill_value(lang, fill):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.radio(key="cm_fill").set_value(fill).run()
     assert_clean(at)
     expected = example_b_weights(fill)
@@ -151,7 +151,7 @@ def test_every_fill_value(lang, fill):
 
 
 def test_fill_zero_is_no_mask_and_leaks_82_percent():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     at.radio(key="cm_fill").set_value(0.0).run()
     x = DECODER.vectors
     no_mask = softmax_rows(x @ x.T / np.sqrt(3))
@@ -164,7 +164,7 @@ def test_fill_zero_is_no_mask_and_leaks_82_percent():
 
 
 def test_no_mask_lets_cat_see_its_right(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.radio(key="cm_mask").set_value(NONE)
     at.selectbox(key="cm_query").set_value(CAT).run()
     assert_clean(at)
@@ -178,7 +178,7 @@ def test_no_mask_lets_cat_see_its_right(lang):
 
 @pytest.mark.parametrize("window", [1, 2, 5, 10])
 def test_sliding_window_mask_in_the_explorer(lang, window):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.radio(key="cm_mask").set_value(WINDOW)
     at.slider(key="cm_window").set_value(window).run()
     assert_clean(at)
@@ -198,7 +198,7 @@ def test_sliding_window_mask_in_the_explorer(lang, window):
 
 
 def test_a_window_as_long_as_the_sentence_is_the_causal_mask(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.radio(key="cm_mask").set_value(WINDOW)
     at.slider(key="cm_window").set_value(len(PRONOUN.tokens)).run()
     window = chart_frames(at)[FULL_MAP]["value"].to_numpy()
@@ -207,7 +207,7 @@ def test_a_window_as_long_as_the_sentence_is_the_causal_mask(lang):
 
 
 def test_score_maps_say_they_show_scores_with_a_colour_scale(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     for i in (BEFORE, AFTER):
         chart = spec(at, i)
         title = json.dumps(chart.get("title", ""), ensure_ascii=False)
@@ -221,7 +221,7 @@ def test_score_maps_say_they_show_scores_with_a_colour_scale(lang):
 
 
 def test_the_sentence_and_its_vectors_come_before_their_scores(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     assert "example B" not in text and "例文 B" not in text
     vectors = at.dataframe[VECTORS].value
@@ -239,7 +239,7 @@ def test_the_sentence_and_its_vectors_come_before_their_scores(lang):
 
 
 def test_each_chart_sits_above_its_controls(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     order = flat(at.main)
     charts = [i for i, (kind, _) in enumerate(order) if kind == "vega_lite_chart"]
     widget = {key: i for i, (_, key) in enumerate(order) if key}
@@ -247,7 +247,8 @@ def test_each_chart_sits_above_its_controls(lang):
     assert charts[BARS] < widget["cm_query"] < widget["cm_mask"] < widget["cm_window"] < widget["cm_temp"]
     assert widget["cm_temp"] < charts[FULL_MAP]
     # the step-by-step table is folded away
-    assert len(at.expander) == 1 and len(at.expander[0].get("dataframe")) == 1
+    steps = [e for e in at.expander if e.label.startswith(("Inside the computation", "計算の中身"))]
+    assert len(steps) == 1 and len(steps[0].get("dataframe")) == 1
 
 
 def test_english_numbers_agree_with_their_nouns():
@@ -267,7 +268,7 @@ def test_english_numbers_agree_with_their_nouns():
 
 @pytest.mark.parametrize("temperature", [0.1, 5.0])
 def test_widgets_at_their_extremes(lang, temperature):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="cm_temp").set_value(temperature)
     for fill in (FILLS[0], FILLS[-1]):
         at.radio(key="cm_fill").set_value(fill)
@@ -281,7 +282,7 @@ def test_widgets_at_their_extremes(lang, temperature):
 
 
 def test_every_query_token_renders(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     for i in range(len(PRONOUN.tokens)):
         at.selectbox(key="cm_query").set_value(i).run()
         assert_clean(at)
@@ -305,7 +306,7 @@ def test_quiz_right_and_wrong(lang):
 @pytest.mark.parametrize(("lang", "label"), [("en", "sliding window"), ("ja", "スライディングウィンドウ")])
 def test_state_comes_back_from_a_shared_link(lang, label):
     params = {"cm_fill": "0", "cm_query": "猫", "cm_mask": label, "cm_window": "2", "cm_temp": "2.0"}
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert at.radio(key="cm_fill").value == 0.0
     assert at.selectbox(key="cm_query").value == CAT
     assert at.radio(key="cm_mask").value == WINDOW
@@ -325,7 +326,7 @@ def test_state_comes_back_from_a_shared_link(lang, label):
     ],
 )
 def test_bad_links_fall_back_to_the_defaults(lang, params):
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert_clean(at)
     assert at.radio(key="cm_fill").value in FILLS
     assert 0.1 <= at.slider(key="cm_temp").value <= 5.0
@@ -355,7 +356,7 @@ def test_intro_window_help_and_takeaway_say_what_really_happens(lang, earlier, a
     """Lessons 2 and 3 already used the mask on example C, so the intro may not
     say every token saw the whole sentence; the window is a maximum (positions
     near the start see fewer); "small negative" must mean close to 0."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     assert earlier in text and leaks in text
     assert at_most in at.slider(key="cm_window").help

@@ -60,7 +60,7 @@ def test_defaults_two_heads_side_by_side(lang):
 
 
 def test_gpt2_shapes_at_twelve_heads(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert at.select_slider(key="mh_heads").value == 12
     assert shapes_column(at, 0) == [
         "10 × 768",
@@ -77,7 +77,7 @@ def test_gpt2_shapes_at_twelve_heads(lang):
 
 
 def test_only_divisors_of_768_can_be_chosen():
-    at = open_page(PAGE)
+    at = open_page(PAGE, folds=True)
     options = [int(o) for o in at.select_slider(key="mh_heads").options]
     assert options == [h for h in range(1, 769) if 768 % h == 0]
     assert [int(o) for o in at.select_slider(key="mh_run_heads").options] == [1, 2, 4, 8]
@@ -85,7 +85,7 @@ def test_only_divisors_of_768_can_be_chosen():
 
 @pytest.mark.parametrize(("h", "d_head"), [(1, 768), (768, 1), (24, 32)])
 def test_gpt2_head_count_recomputes_d_head(lang, h, d_head):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.select_slider(key="mh_heads").set_value(h).run()
     assert_clean(at)
     col = shapes_column(at, 0)
@@ -125,7 +125,7 @@ def independent_run(seed: int, h: int) -> np.ndarray:
 
 @pytest.mark.parametrize(("seed", "h"), [(0, 2), (0, 1), (99, 8), (42, 4)])
 def test_run_matches_an_independent_computation(lang, seed, h):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="mh_seed").set_value(seed)
     at.select_slider(key="mh_run_heads").set_value(h).run()
     assert_clean(at)
@@ -177,7 +177,7 @@ def test_look_back_head_follows_k(lang):
 def test_run_text_names_the_weight_it_shows(lang):
     """The sentence under the run gives the largest weight with それ as the query
     (its row), the head and the token it lands on, all read off the maps."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     maps = head_maps(at)[2:4]  # the run's two heads (seed 0, h = 2)
     rows = np.array([m[m["row_i"] == IT].sort_values("col_i")["value"].to_numpy() for m in maps])
     head, key = np.unravel_index(np.argmax(rows), rows.shape)
@@ -201,7 +201,7 @@ def test_quiz_right_and_wrong(lang):
 
 def test_shared_link_restores_the_controls():
     params = {"mh_query": "を", "mh_heads": "24", "mh_seed": "7", "mh_run_heads": "8", "mh_offset": "3"}
-    at = open_page(PAGE, "en", params)
+    at = open_page(PAGE, "en", params, folds=True)
     assert at.selectbox(key="mh_query").value == 3 and at.select_slider(key="mh_offset").value == 3
     assert at.select_slider(key="mh_heads").value == 24
     assert at.slider(key="mh_seed").value == 7 and at.select_slider(key="mh_run_heads").value == 8
@@ -217,7 +217,7 @@ def test_shared_link_restores_the_controls():
     ],
 )
 def test_bad_url_values_fall_back_to_the_defaults(lang, params):
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert_clean(at)
     assert at.select_slider(key="mh_heads").value == 12
     assert at.select_slider(key="mh_run_heads").value == 2
@@ -227,7 +227,7 @@ def test_bad_url_values_fall_back_to_the_defaults(lang, params):
 
 
 def test_no_placeholder_left_unfilled(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     assert not re.search(r"(?<![_^\\])\{[a-z_]+\}", text)
     for widget in (
@@ -255,7 +255,7 @@ def test_a_head_count_that_does_not_divide_gets_a_clear_message(lang):
 
 
 def test_one_head_reads_as_english():
-    at = open_page(PAGE, "en", {"mh_heads": "1", "mh_run_heads": "1"})
+    at = open_page(PAGE, "en", {"mh_heads": "1", "mh_run_heads": "1"}, folds=True)
     assert at.select_slider(key="mh_heads").value == 1 and at.select_slider(key="mh_run_heads").value == 1
     cells = [str(x) for frame in at.dataframe for x in frame.value.to_numpy().ravel()]
     text = all_text(at) + "\n".join(cells)
@@ -268,7 +268,7 @@ def test_one_head_reads_as_english():
 def test_shapes_table_does_not_use_h_for_one_head(lang):
     """h is the number of heads (the slider); one head is j in the formulas and
     "one head" in the words, so "head h" never names a single head."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     frame = at.dataframe[0].value
     formulas, meanings = list(frame.iloc[:, 0]), " ".join(map(str, frame.iloc[:, 2]))
     assert "W_Q⁽ʲ⁾" in formulas and "Q_j = X W_Q⁽ʲ⁾" in formulas and "head_j = (…) V_j" in formulas

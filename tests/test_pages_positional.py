@@ -47,7 +47,7 @@ def task_done(at, tid: str) -> bool:
 
 
 def test_order_blindness_tables(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     plain, placed = at.dataframe[0].value, at.dataframe[1].value
     xa, xb = np.array([TOKENS[t] for t in A]), np.array([TOKENS[t] for t in B])
@@ -71,7 +71,7 @@ def test_order_blindness_tables(lang):
 
 
 def test_formula_table_and_same_token_table(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     table = at.dataframe[2].value
     assert table.shape == (12, 9)
     expected = pe(12, 8)
@@ -86,7 +86,7 @@ def test_formula_table_and_same_token_table(lang):
 
 
 def test_explorer_charts_at_the_defaults(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert at.slider(key="pe_n").value == 50 and at.select_slider(key="pe_d").value == 16
     for widget in (at.slider(key="pe_n"), at.select_slider(key="pe_d")):
         assert widget.help and "{" not in widget.help and "{" not in widget.label
@@ -109,7 +109,7 @@ def test_explorer_charts_at_the_defaults(lang):
 
 @pytest.mark.parametrize(("n", "d"), [(2, 2), (2, 128), (256, 2), (256, 128)])
 def test_widgets_at_their_extremes(lang, n, d):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="pe_n").set_value(n)
     at.select_slider(key="pe_d").set_value(d).run()
     assert_clean(at)
@@ -165,7 +165,7 @@ def test_quiz_right_and_wrong(lang):
 
 
 def test_shared_link_restores_the_sizes():
-    at = open_page(PAGE, "en", {"pe_n": "120", "pe_d": "64"})
+    at = open_page(PAGE, "en", {"pe_n": "120", "pe_d": "64"}, folds=True)
     assert at.slider(key="pe_n").value == 120 and at.select_slider(key="pe_d").value == 64
     assert len(charts(at)[1]) == 120 * 64
 
@@ -222,7 +222,7 @@ def masked_attend(x: np.ndarray) -> np.ndarray:
 def test_causal_mask_switch_shows_which_outputs_change(lang):
     """Without the mask the word-order table differs nowhere; with it, ねこ, が, いぬ
     differ and を, 追う stay the same, and the text names them from the numbers."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert at.toggle(key="pe_mask").value is False
     text = all_text(at)
     assert ("マスクをかけると" if lang == "ja" else "With the mask,") not in text
@@ -266,7 +266,7 @@ def test_one_hand_text_says_one_turn_is_not_enough(lang):
 
 
 def test_reference_table_sits_in_an_expander(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     (expander,) = [e for e in at.expander if "12" in e.label and "8" in e.label]
     assert len(expander.dataframe) == 1 and expander.dataframe[0].value.shape == (12, 9)
 

@@ -74,7 +74,7 @@ def tasks(at) -> set[str]:
 
 
 def test_defaults_show_the_measured_spreads(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     expected = measured_spreads(0)
     table = at.dataframe[0].value
@@ -96,7 +96,7 @@ def test_defaults_show_the_measured_spreads(lang):
 
 
 def test_defaults_compare_spread_8_with_spread_1(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     z = scores(0)
     # σ is the real spread of the scores: 8 z has standard deviation 8 (not about 5.6)
     np.testing.assert_allclose(np.std(8 * z), 8.0)
@@ -123,7 +123,7 @@ def test_the_d_k_section_shows_how_one_hot_unscaled_softmax_gets(lang):
 
 
 def test_defaults_show_the_gradient_shrinking(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     z = scores(0)
     curve = charts(at)[2]
     these = curve[curve["series_order"] == 1]
@@ -145,7 +145,7 @@ def test_defaults_show_the_gradient_shrinking(lang):
 
 
 def test_defaults_show_example_c_with_entropy(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     bars = charts(at)[3]
     # それ with ÷√4, mask on: 猫 18.8 %, 魚 65.7 %, right of それ exactly 0
     assert list(bars["text"][:7]) == ["18.8%", "1.5%", "65.7%", "1.5%", "6.1%", "2.5%", "3.7%"]
@@ -178,7 +178,7 @@ def test_defaults_show_example_c_with_entropy(lang):
 
 
 def test_english_glosses_and_japanese_does_not():
-    en, ja = open_page(PAGE, "en"), open_page(PAGE, "ja")
+    en, ja = open_page(PAGE, "en", folds=True), open_page(PAGE, "ja", folds=True)
     assert charts(en)[3]["label"][0] == "猫 (cat)"
     assert charts(ja)[3]["label"][0] == "猫"
     assert en.header[0].value != ja.header[0].value
@@ -187,7 +187,7 @@ def test_english_glosses_and_japanese_does_not():
 @pytest.mark.filterwarnings("error::RuntimeWarning")
 @pytest.mark.parametrize("end", ["low", "high"])
 def test_every_widget_at_its_extremes(lang, end):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     low = end == "low"
     at.slider(key="sc_dk_seed").set_value(0 if low else 99)
     at.select_slider(key="sc_dk").set_value(1 if low else 512)
@@ -236,7 +236,7 @@ def test_quiz_answers_hold_numerically():
 
 
 def test_the_text_says_what_training_moves_and_what_the_jacobian_holds(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     # training steps against the gradient and moves the parameters, not the scores
     assert "W_Q" in text
@@ -260,12 +260,13 @@ def test_temperature_help_says_it_divides_on_top_of_the_square_root():
 
 
 def test_deep_dives_are_folded_and_each_chart_sits_above_its_controls(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     labels = [e.label for e in at.expander]
-    assert len(labels) == 2
-    # the reference table and the Jacobian are inside expanders, off the main path
+    assert len(labels) == 4  # the table, sections 2 and 3, the temperature's details, the takeaways
+    # the reference table and the Jacobian are inside folds, off the main path
     assert len(at.expander[0].get("dataframe")) == 1
-    assert len(at.expander[1].get("vega_lite_chart")) == 1 and len(at.expander[1].get("latex")) == 1
+    assert labels[1].startswith("2.")
+    assert len(at.expander[1].get("vega_lite_chart")) == 2 and len(at.expander[1].get("latex")) == 1
     order = flat(at.main)
     charts_at = [i for i, (kind, _) in enumerate(order) if kind == "vega_lite_chart"]
     slider_at = {key: i for i, (_, key) in enumerate(order) if key}
@@ -279,7 +280,9 @@ def test_deep_dives_are_folded_and_each_chart_sits_above_its_controls(lang):
 
 
 def test_state_comes_back_from_a_shared_link():
-    at = open_page(PAGE, "en", {"sc_spread": "2.5", "sc_dk": "128", "sc_temp": "2.0", "sc_seed": "7"})
+    at = open_page(
+        PAGE, "en", {"sc_spread": "2.5", "sc_dk": "128", "sc_temp": "2.0", "sc_seed": "7"}, folds=True
+    )
     assert at.slider(key="sc_spread").value == 2.5
     assert at.select_slider(key="sc_dk").value == 128
     assert at.slider(key="sc_temp").value == 2.0
@@ -297,7 +300,7 @@ def test_state_comes_back_from_a_shared_link():
     ],
 )
 def test_bad_values_in_the_url_fall_back_to_the_defaults(lang, params):
-    at = open_page(PAGE, lang, params)
+    at = open_page(PAGE, lang, params, folds=True)
     assert_clean(at)
     assert at.slider(key="sc_spread").value == 8.0
     assert at.slider(key="sc_temp").value == 1.0
@@ -322,11 +325,11 @@ def test_headers_blame_the_spread_and_d_k_counts_components():
     """Adding the same number to every score changes no weight, so the one-hot
     heading must name the spread, not the size, of the scores; and d_k is the
     number of components, not the length (norm) of the vectors."""
-    at = open_page(PAGE, "en")
-    onehot = next(h.value for h in at.header if h.value.startswith("2."))
+    at = open_page(PAGE, "en", folds=True)
+    onehot = next(e.label for e in at.expander if e.label.startswith("2."))  # a section folded whole
     assert "spread" in onehot and "Large scores" not in onehot
     text = all_text(at)
     assert "The more components the vectors have (the larger $d_k$)" in text
     assert "longer the vectors" not in text
-    ja = open_page(PAGE, "ja")
+    ja = open_page(PAGE, "ja", folds=True)
     assert "成分の数（$d_k$）" in all_text(ja) and "ベクトルが長く" not in all_text(ja)

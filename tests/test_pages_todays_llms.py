@@ -33,7 +33,7 @@ def rope_by_hand(m: int, n: int) -> float:
 
 
 def test_defaults(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     text = all_text(at)
     # step 3: "<s> ねこ は" read; the mini GPT's next token is さかな
@@ -85,7 +85,7 @@ def test_every_prompt_steps_to_both_ends(lang, prompt):
 
 
 def test_cache_length_extremes():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.slider(key="llm_len").set_value(4096).run()
     text = all_text(at)
     assert f"{2 * 12 * 12 * 64 * 4096 * 2 / 1e6:.1f} MB" in text  # 151.0 MB
@@ -96,7 +96,7 @@ def test_cache_length_extremes():
 
 @pytest.mark.parametrize(("m", "n"), [(0, 0), (31, 0), (0, 31), (20, 17)])
 def test_rope_score_for_any_pair(lang, m, n):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="llm_m").set_value(m).run()
     at.slider(key="llm_n").set_value(n).run()
     assert_clean(at)
@@ -108,7 +108,7 @@ def test_rope_score_for_any_pair(lang, m, n):
     [(0, 12, 12, 64, None), (1, 8, 80, 128, None), (2, 8, 32, 128, 4096)],
 )
 def test_models_and_their_key_value_heads(lang, model, own_kv, layers, d_head, window):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.selectbox(key="llm_model").select_index(model).run()
     assert_clean(at)
     kv = at.select_slider(key="llm_kv")
@@ -123,7 +123,7 @@ def test_models_and_their_key_value_heads(lang, model, own_kv, layers, d_head, w
 
 
 def test_the_sliding_window_caps_mistral_cache():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.selectbox(key="llm_model").select_index(2).run()
     at.select_slider(key="llm_tokens").set_value(32768).run()
     assert_clean(at)
@@ -133,7 +133,7 @@ def test_the_sliding_window_caps_mistral_cache():
 
 
 def test_switching_model_keeps_a_valid_head_count():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.selectbox(key="llm_model").select_index(1).run()
     at.select_slider(key="llm_kv").set_value(64).run()
     at.selectbox(key="llm_model").select_index(0).run()  # 64 does not divide GPT-2's 12 heads
@@ -143,7 +143,7 @@ def test_switching_model_keeps_a_valid_head_count():
 
 @pytest.mark.parametrize("g", ["1", "2", "4"])
 def test_group_demo(lang, g):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     radio = at.radio(key="llm_group")
     radio.set_value(int(g)).run()
     assert_clean(at)
@@ -171,7 +171,7 @@ def test_long_context_extremes(n):
 @pytest.mark.parametrize("masked", [False, True])
 @pytest.mark.parametrize("block", [1, 3, 10])
 def test_blockwise_matches_plain(block, masked):
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.slider(key="llm_block").set_value(block).run()
     if masked:
         at.toggle(key="llm_masked").set_value(True).run()
@@ -223,7 +223,7 @@ def test_count_line_spec_has_whole_number_ticks_and_leaves_line_spec_alone():
 
 
 def test_a_shared_link_restores_model_and_prompt_by_name(lang):
-    at = open_page(PAGE, lang, {"llm_model": "Llama 2 70B", "llm_prompt": "いぬ は"})
+    at = open_page(PAGE, lang, {"llm_model": "Llama 2 70B", "llm_prompt": "いぬ は"}, folds=True)
     assert_clean(at)
     assert at.selectbox(key="llm_model").value == "Llama 2 70B"
     assert int(at.select_slider(key="llm_kv").value) == 8
@@ -232,7 +232,7 @@ def test_a_shared_link_restores_model_and_prompt_by_name(lang):
 
 
 def test_a_count_of_one_reads_as_english():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.slider(key="llm_step").set_value(at.slider(key="llm_step").min).run()
     at.slider(key="llm_len").set_value(1).run()
     at.select_slider(key="llm_kv").set_value(1).run()
@@ -249,7 +249,7 @@ def test_a_length_past_the_context_gets_a_caption(lang, model, context, longer):
     """GPT-2 small reads 1,024 tokens, Llama 2 4,096, Mistral 7B v0.1 8,192: a
     longer setting is a what-if of the cache formula, and the page says so."""
     marker = "文脈長）" if lang == "ja" else "The context length of"
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.selectbox(key="llm_model").select_index(model).run()
     at.select_slider(key="llm_tokens").set_value(context).run()
     assert_clean(at)
@@ -263,7 +263,7 @@ def test_a_length_past_the_context_gets_a_caption(lang, model, context, longer):
 def test_ops_help_counts_tokens_from_one(lang):
     """ops_by_hand adds 2 i d for i = 1 … t, so the text must count from 1, not
     speak of 'position i' (positions count from 0 elsewhere in the course)."""
-    text = all_text(open_page(PAGE, lang))
+    text = all_text(open_page(PAGE, lang, folds=True))
     if lang == "ja":
         assert "i 番目のトークン（1 から数えます）" in text and "位置 i のトークン" not in text
     else:
@@ -271,7 +271,7 @@ def test_ops_help_counts_tokens_from_one(lang):
 
 
 def test_mistral_is_named_with_its_version(lang):
-    at = open_page(PAGE, lang, {"llm_model": "Mistral 7B v0.1"})
+    at = open_page(PAGE, lang, {"llm_model": "Mistral 7B v0.1"}, folds=True)
     assert_clean(at)
     assert at.selectbox(key="llm_model").value == "Mistral 7B v0.1"
     text = all_text(at)

@@ -84,7 +84,7 @@ def test_hand_made_matrices_are_shown_with_the_weights_they_give(lang):
     after = np.exp(s - s.max()) / np.exp(s - s.max()).sum()
     assert round(100 * after[sk], 1) == 27.8 and round(100 * after[nap], 1) == 33.2
     assert np.allclose(after, attention(linear_map(x, W_QUERY), linear_map(x, W_KEY), x).weights[sk])
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     text = all_text(at)
     assert "26.3%" in text and "27.8%" in text and "29.6%" in text and "33.2%" in text
     assert {
@@ -125,5 +125,5 @@ def test_a_key_that_is_not_its_value(lang):
     values = np.array([[0.6, 0.0], [0.2, 1.0], [0.0, 0.0]])
     out = w @ values
     assert np.allclose(np.round(out, 2), [0.18, 0.77]) and round(100 * w[1], 1) == 76.8
-    text = all_text(open_page(PAGE, lang))
+    text = all_text(open_page(PAGE, lang, folds=True))
     assert "[0.18, 0.77]" in text and "76.8%" in text

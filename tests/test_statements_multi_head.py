@@ -72,7 +72,7 @@ def test_every_query_and_k_reads_true():
 def test_untrained_largest_weight_names_every_place_that_reaches_it(lang, seed, h):
     """が and を have the same key, so any head weights them equally: where one of
     them holds the largest weight, the sentence must name both."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.slider(key="mh_seed").set_value(seed)
     at.select_slider(key="mh_run_heads").set_value(h).run()
     assert_clean(at)

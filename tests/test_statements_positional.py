@@ -139,7 +139,7 @@ def test_similarity_trend_is_true_at_every_size():
 def test_similarity_text_at_the_defaults(lang):
     """d_model 16, 50 positions: PE_0·PE_k falls to 1.84 at k = 28 and is back at
     5.30 at k = 38 (3.40 at 49); ‖PE‖² = 8. No sentence says nearer is always more alike."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     row = pe(50, 16) @ pe(50, 16)[0]
     figures = (round(row[28], 2), round(row[38], 2), round(row[49], 2), round(row[0], 2))
     assert figures == (1.84, 5.3, 3.4, 8.0)
@@ -155,7 +155,7 @@ def test_similarity_text_at_the_defaults(lang):
 def test_a_small_rise_is_printed_with_enough_digits(lang):
     """8 positions at d_model 86: PE_0·PE_k rises only from 31.6334 (k = 5) to
     31.6347 (k = 6); the sentence must not print one number twice."""
-    at = open_page(PAGE, lang, {"pe_n": "8", "pe_d": "86"})
+    at = open_page(PAGE, lang, {"pe_n": "8", "pe_d": "86"}, folds=True)
     row = pe(8, 86) @ pe(8, 86)[0]
     assert np.all(np.diff(row[:6]) < 0) and row[6] > row[5]
     assert (round(row[5], 3), round(row[6], 3)) == (31.633, 31.635)

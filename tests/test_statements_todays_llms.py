@@ -55,7 +55,7 @@ def scores_of_it(masked: bool) -> np.ndarray:
 def test_rescale_sentence_at_every_block_size(masked):
     msg = catalog("en")
     no = msg["todays_llms.long.no_rescale"].split("{it}")[-1][:30]
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.toggle(key="llm_masked").set_value(masked).run()
     s = scores_of_it(masked)
     for block in range(1, 11):
@@ -81,7 +81,7 @@ def test_fixed_sentences_state_what_they_assume():
 
 def test_gpt2_cache_past_its_context_gets_a_caption(lang):
     marker = "文脈長）" if lang == "ja" else "The context length of"
-    at = open_page(PAGE, lang, {"llm_len": "1024"})
+    at = open_page(PAGE, lang, {"llm_len": "1024"}, folds=True)
     assert not [c for c in at.caption if marker in c.value]
     at.slider(key="llm_len").set_value(4096).run()
     assert [c for c in at.caption if marker in c.value and "GPT-2 small" in c.value]

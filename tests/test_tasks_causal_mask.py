@@ -45,7 +45,7 @@ def test_tightest_fill_is_minus_1e9():
     # −10 still lets a little through; −1e9 lets nothing through (e^−1e9 rounds to 0)
     assert np.all(leak(-1e9) == 0) and leak(-10.0)[0] > 0
     for fill in (-np.inf, -10.0, -1.0, 0.0):
-        at = open_page(PAGE, "en")
+        at = open_page(PAGE, "en", folds=True)
         at.radio(key="cm_fill").set_value(fill).run()
         assert "tightest_fill" not in ticked(at, LESSON), fill
     assert_recipe_ticks(
@@ -92,7 +92,7 @@ def test_mask_no_effect_recipe(lang):
 
 
 def test_tasks_stay_done_and_reach_the_url():
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.radio(key="cm_fill").set_value(-1e9).run()
     at.radio(key="cm_fill").set_value(0.0).run()
     assert "tightest_fill" in ticked(at, LESSON)

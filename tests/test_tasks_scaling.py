@@ -83,7 +83,7 @@ def test_raw_one_hot_answer_holds_for_a_seed_that_split_at_90_percent():
 
 def test_one_hot_needs_sigma_stretched_past_99_percent():
     assert top_weight(8.0, 0) < 0.99 < top_weight(12.0, 0)
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.slider(key="sc_spread").set_value(9.0).run()
     assert top_weight(9.0, 0) < 0.99 and "one_hot" not in ticked(at, LESSON)
     assert_recipe_ticks(PAGE, LESSON, "one_hot", lambda at: at.slider(key="sc_spread").set_value(12.0).run())
@@ -91,7 +91,7 @@ def test_one_hot_needs_sigma_stretched_past_99_percent():
 
 def test_one_hot_is_not_ticked_by_a_lucky_seed_alone():
     lucky = next(seed for seed in range(100) if top_weight(8.0, seed) > 0.99)
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.slider(key="sc_seed").set_value(lucky).run()
     assert "one_hot" not in ticked(at, LESSON)  # the scores were not stretched
     at.slider(key="sc_spread").set_value(9.0).run()
@@ -102,7 +102,7 @@ def test_one_hot_does_not_tick_when_sigma_is_lowered():
     # a seed whose scores are one-hot already below the default σ = 8: lowering σ is not stretching
     sigma = 7.0
     lucky = next(seed for seed in range(100) if top_weight(sigma, seed) > 0.99)
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.slider(key="sc_seed").set_value(lucky)
     at.slider(key="sc_spread").set_value(sigma).run()
     assert "one_hot" not in ticked(at, LESSON)

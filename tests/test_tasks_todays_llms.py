@@ -56,7 +56,7 @@ def test_the_named_action_ticks_the_task(task, recipe):
 def test_two_pairs_with_different_offsets_do_not_tick():
     from conftest import open_page
 
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     for m, n in ((6, 2), (7, 2), (7, 1)):  # offsets 4, 5, 6 after the opening 3
         at.slider(key="llm_m").set_value(m).run()
         at.slider(key="llm_n").set_value(n).run()
@@ -66,7 +66,7 @@ def test_two_pairs_with_different_offsets_do_not_tick():
 def test_gpt2_cache_target_needs_the_named_length():
     from conftest import open_page
 
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.select_slider(key="llm_tokens").set_value(2048).run()
     at.select_slider(key="llm_kv").set_value(3).run()  # 18.9 MB at 2,048 tokens: not under 10 MB
     assert "t3" not in ticked(at, LESSON)
@@ -79,7 +79,7 @@ def test_gpt2_cache_target_needs_the_named_length():
 def test_masked_large_blocks_do_not_tick():
     from conftest import open_page
 
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.toggle(key="llm_masked").set_value(True).run()
     at.slider(key="llm_block").set_value(4).run()
     assert "t4" not in ticked(at, LESSON)
@@ -90,7 +90,7 @@ def test_blocks_that_never_rescale_do_not_tick():
     running maximum never changes and the demo shows no rescaling: t4 must not tick."""
     from conftest import open_page
 
-    at = open_page(PAGE, "en")
+    at = open_page(PAGE, "en", folds=True)
     at.toggle(key="llm_masked").set_value(True).run()
     at.slider(key="llm_block").set_value(3).run()
     assert "t4" not in ticked(at, LESSON)
@@ -100,5 +100,5 @@ def test_t2_text_asks_for_the_same_offset(lang):
     """Any two pairs with the same q·k would not do: the check wants the same m − n."""
     from conftest import all_text, open_page
 
-    text = all_text(open_page(PAGE, lang))
+    text = all_text(open_page(PAGE, lang, folds=True))
     assert ("m − n が同じになる **異なる** 2 つの位置の組" if lang == "ja" else "with the same m − n") in text

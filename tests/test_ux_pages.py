@@ -39,7 +39,7 @@ def test_a_new_sentence_does_not_start_with_equal_weights():
 
 
 def test_bigram_input_shows_the_split_before_adding_it(lang):
-    at = open_page(BIGRAM, lang)
+    at = open_page(BIGRAM, lang, folds=True)
     sentences_before = len(at.dataframe[0].value)
     at.text_input(key="bg_new").input("いぬがほねをかじる")
     form_button = next(b for b in at.button if b.proto.is_form_submitter)

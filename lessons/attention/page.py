@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from course_app import (
+    fold,
     gloss,
     lesson_end,
     maths,
@@ -70,6 +71,14 @@ def goal_section() -> None:
     """1. The goal before the mechanism: the weights we would like すき to use."""
     st.header(t("attention.goal.header"))
     st.markdown(t("attention.goal.body"))
+    terms("weighted_average")
+    if box := fold(t("ui.fold.details"), "attention_goal"):
+        with box:
+            wanted_weights()
+
+
+def wanted_weights() -> None:
+    """The weights すき would like, token by token, and what "looking" means."""
     st.dataframe(
         pd.DataFrame(
             {
@@ -81,14 +90,19 @@ def goal_section() -> None:
         hide_index=True,
     )
     st.markdown(t("attention.goal.looking"))
-    terms("weighted_average")
 
 
 def qkv_section() -> None:
     """2. Query, key and value, each a linear map of the token's vector."""
-    st.header(t("attention.qkv.header"))
-    st.markdown(t("attention.qkv.body"))
-    terms("query_key_value", "linear_map", "matrix")
+    if box := fold(t("attention.qkv.header"), "attention_qkv", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("attention.qkv.body"))
+            terms("query_key_value", "linear_map", "matrix")
+            linear_map_example()
+
+
+def linear_map_example() -> None:
+    """One linear map worked out: the product, then each output as a weighted sum."""
     mapped = linear_map(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS)
     st.markdown(t("attention.qkv.linear_map", x=vec(LINEAR_MAP_INPUT, 0), y=vec(mapped, 0)))
     st.latex(maths.product(LINEAR_MAP_INPUT, LINEAR_MAP_WEIGHTS, mapped))
@@ -107,6 +121,19 @@ def steps_section() -> None:
     st.markdown(t("attention.steps.body", query=vec(TOY.queries[0], 0), d_k=TOY.vectors.shape[1]))
     terms("dot_product", "softmax", "weighted_average")
     toy_words = [gloss(tok) for tok in TOY.tokens]
+    if box := fold(t("ui.fold.worked"), "attention_steps", icon=":material/table:"):
+        with box:
+            steps_example(toy_words, toy)
+    if box := fold(t("attention.hand.header"), "attention_hand", icon=":material/calculate:"):
+        with box:
+            by_hand(toy_words, toy)
+    if box := fold(t("attention.kv.header"), "attention_kv"):
+        with box:
+            key_is_not_value(toy_words, toy)
+
+
+def steps_example(toy_words: list[str], toy: AttentionResult) -> None:
+    """The three steps of example D as a table, and what its query gets."""
     views.steps_table(toy_words, TOY.vectors, toy, row=0)
     top = int(np.argmax(toy.weights[0]))
     st.markdown(
@@ -118,14 +145,10 @@ def steps_section() -> None:
         )
     )
     st.caption(t("attention.steps.stable"))
-    with st.expander(t("attention.hand.header"), icon=":material/calculate:"):
-        by_hand(toy_words, toy)
-    key_is_not_value(toy_words, toy)
 
 
 def key_is_not_value(toy_words: list[str], toy: AttentionResult) -> None:
     """The same query and keys with values on other axes: the weights stay, the output changes."""
-    st.subheader(t("attention.kv.header"))
     fish = TOY.index("魚")
     values = {f"v_{name}": vec(v, 1) for name, v in zip(("cat", "fish", "it"), TOY_VALUES, strict=True)}
     st.markdown(t("attention.kv.body", w_fish=pct(toy.weights[0, fish]), **values))
@@ -211,9 +234,10 @@ def sentence_demo() -> None:
         queries = views.query_sliders(PRONOUN.axes, PRONOUN.queries, query, "at_q")
     allowed = causal_mask(N) if masked else None
     res = attention(queries, KV, KV, mask=allowed, temperature=temperature)
-    views.explorer(views.Explored(PRONOUN.tokens, KV, res, query, allowed), "at", side)
-    with st.expander(t("attention.demo.table_header"), icon=":material/table:"):
-        views.weights_table(PRONOUN.tokens, res.weights, allowed)
+    views.explorer(views.Explored(PRONOUN.tokens, KV, res, query, allowed), "at", side, fold_map=True)
+    if box := fold(t("attention.demo.table_header"), "attention_table", icon=":material/table:"):
+        with box:
+            views.weights_table(PRONOUN.tokens, res.weights, allowed)
     sore = res.weights[IT]
     visible = sore[: IT + 1] if masked else sore
     checks = {
@@ -228,7 +252,13 @@ def sentence_demo() -> None:
 
 
 def sentence_notes() -> None:
-    """What the default map says of 新鮮 and それ, and a caveat about それ's query."""
+    """What the default map says of 新鮮 and それ, and a caveat about それ's query (folded)."""
+    if box := fold(t("ui.fold.details"), "attention_notes"):
+        with box:
+            sentence_notes_body()
+
+
+def sentence_notes_body() -> None:
     st.markdown(
         t(
             "attention.demo.fresh",
@@ -242,7 +272,12 @@ def sentence_notes() -> None:
 
 def chapter_section() -> None:
     """5. Example A again: computed weights beside the wanted ones and the equal average."""
-    st.header(t("attention.chapter.header"))
+    if box := fold(t("attention.chapter.header"), "attention_chapter", icon=":material/unfold_more:"):
+        with box:
+            chapter_body()
+
+
+def chapter_body() -> None:
     x = CHAPTER.vectors
     chapter, plain = attention(x, x, x), equal_average(x)
     st.markdown(t("attention.chapter.body", each=num(plain.weights[SK, 0], 1)))
@@ -314,10 +349,15 @@ def chapter_vectors() -> None:
 
 def matrix_section() -> None:
     """6. All queries at once: the formula, the shapes and the residual connection."""
-    st.header(t("attention.matrix.header"))
+    if box := fold(t("attention.matrix.header"), "attention_matrix", icon=":material/unfold_more:"):
+        with box:
+            matrix_body()
+
+
+def matrix_body() -> None:
     st.latex(r"\mathrm{Attention}(Q, K, V) = \mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V")
-    st.markdown(t("attention.matrix.body", n=N, d_k=KV.shape[1]))
     terms("transpose", "causal_mask", "residual")
+    st.markdown(t("attention.matrix.body", n=N, d_k=KV.shape[1]))
     views.shapes_table(
         [
             ("Q", PRONOUN.queries.shape, t("attention.matrix.q")),

@@ -4,7 +4,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from course_app import gloss, lesson_end, md_escape, num, page_start, pct, t, terms, try_this, vec
+from course_app import fold, gloss, lesson_end, md_escape, num, page_start, pct, t, terms, try_this, vec
 from lesson_core import equal_average
 from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
 from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
@@ -50,10 +50,11 @@ def corpus_section(added: Sequence[Sentence]) -> None:
 
 
 def counts_section(sentences: Sequence[Sentence]) -> None:
-    """2. How often each token follows each other token."""
-    st.header(t("bigram.counts.header"))
-    st.markdown(t("bigram.counts.body"))
-    parts.count_map(sentences)
+    """2. How often each token follows each other token: a fold named after its header."""
+    if box := fold(t("bigram.counts.header"), "bigram_counts", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("bigram.counts.body"))
+            parts.count_map(sentences)
 
 
 def blind_section(sentences: Sequence[Sentence]) -> None:
@@ -73,9 +74,11 @@ def blind_section(sentences: Sequence[Sentence]) -> None:
             dog_tv=pct(dog.tv),
         )
     )
-    parts.blind_spot_table(blind_spot(sentences, WA))
-    st.caption(t("bigram.blind.tv_help"))
     terms("prefix", "total_variation")
+    if box := fold(t("ui.fold.worked"), "bigram_blind", icon=":material/table:"):
+        with box:
+            parts.blind_spot_table(blind_spot(sentences, WA))
+            st.caption(t("bigram.blind.tv_help"))
 
 
 def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
@@ -105,8 +108,14 @@ def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
 
 
 def uniform_section() -> None:
-    """5. Example A with a plain average: every token gets the same weight."""
-    st.header(t("bigram.uniform.header"))
+    """5. Example A with a plain average: every token gets the same weight. A
+    step past the bigram: the whole section is a fold named after its header."""
+    if box := fold(t("bigram.uniform.header"), "bigram_uniform", icon=":material/unfold_more:"):
+        with box:
+            uniform_body()
+
+
+def uniform_body() -> None:
     plain, content = equal_average(CHAPTER.vectors), equal_average(CHAPTER.vectors[CONTENT])
     last = len(CHAPTER.tokens) - 1
     st.markdown(t("bigram.uniform.body", n=len(CHAPTER.tokens), each=num(plain.weights[last, 0], 1)))

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, one_shot, pct, t, url_state, vec, word_split
+from course_app import bound, charts, fold, gloss, md_escape, one_shot, pct, t, url_state, vec, word_split
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 from lesson_core.ranking import top_k_whole
@@ -99,8 +99,9 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
     columns[t("bigram.corpus.col_tokens")] = [len(s) for s in sentences]
     columns[t("bigram.corpus.col_source")] = source
     frame = pd.DataFrame(columns)
-    with st.expander(t("bigram.corpus.table_label", n=len(frame)), icon=":material/table:"):
-        st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
+    if box := fold(t("bigram.corpus.table_label", n=len(frame)), "bigram_corpus", icon=":material/table:"):
+        with box:
+            st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
     st.caption(t("bigram.add.limits", max_tokens=MAX_TOKENS, max_sentences=MAX_SENTENCES, n_added=len(added)))
     with st.form("bg_add_form", clear_on_submit=False, border=True):
         st.text_input(t("bigram.add.label"), key="bg_new", placeholder=t("bigram.add.placeholder"))

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from course_app import lesson_end, num, page_start, pct, section_start, t, terms, try_this
+from course_app import fold, lesson_end, num, page_start, pct, section_start, t, terms, try_this
 from lesson_core.capstone import cat_dog_tv, heads_check, reference_losses
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET, Config
@@ -27,14 +27,23 @@ def main() -> None:
         r"p(\text{next}) &= \mathrm{softmax}(\mathrm{LN}(x)\, W_{out} + b_{out}) \end{aligned}"
     )
     terms("embedding", "residual", "layernorm", "head")
-    st.markdown(t("capstone.pieces.training", clip=num(Config().clip_norm or 0.0, 0)))
-    st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")
-    terms("loss", "gradient", "training", "parameter", "corpus")
+    if box := fold(t("ui.fold.details"), "capstone_training"):
+        with box:
+            st.markdown(t("capstone.pieces.training", clip=num(Config().clip_norm or 0.0, 0)))
+            st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")
+            terms("loss", "gradient", "training", "parameter", "corpus")
 
     section_start("capstone.lab", target=num(LOSS_TARGET))
     lab()
-    st.header(t("capstone.real.header"))
-    one = heads_check(1)  # trained once per server process, then kept
+    if box := fold(t("capstone.real.header"), "capstone_real", icon=":material/unfold_more:"):
+        with box:
+            real_gpt()
+    lesson_end(LESSON)
+
+
+def real_gpt() -> None:
+    """6. This model and a real GPT: what one head can and cannot do, what is the same."""
+    one = heads_check(1)  # trained once per server process, then kept (only once opened)
     st.markdown(
         t(
             "capstone.real.one_head" if one.reached else "capstone.real.one_head_short",
@@ -47,7 +56,6 @@ def main() -> None:
     st.markdown(t("capstone.real.why_one_head", target=num(LOSS_TARGET), blind=num(REFERENCE.blind, 3)))
     st.markdown(t("capstone.real.same"))
     st.markdown(t("capstone.real.differs"))
-    lesson_end(LESSON)
 
 
 def pressed_here(config, pressed: bool) -> bool:
@@ -68,8 +76,10 @@ def lab() -> None:
             t("capstone.lab.train"), key="gpt_train", type="primary", icon=":material/play_arrow:"
         )
     with side:  # on a phone this comes between the button and the loss curve: keep it short
-        with st.expander(t("capstone.table.header")):
-            total = parts.parameter_table(config)
+        if box := fold(t("capstone.table.header"), "capstone_parameters"):
+            with box:
+                parts.parameter_table(config)
+        total = parts.parameter_total(config)
         st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
 
     st.subheader(t("capstone.train.header"))
@@ -84,14 +94,15 @@ def lab() -> None:
         parts.prediction_section(result)
         terms("total_variation")
 
-        st.header(t("capstone.gen.header"))
-        st.markdown(t("capstone.gen.body", eos=EOS))
-        terms("temperature")
-        parts.generation_section(result)
-
-        st.header(t("capstone.attn.header"))
-        st.markdown(t("capstone.attn.body"))
-        parts.attention_section(result)
+        if box := fold(t("capstone.gen.header"), "capstone_gen", icon=":material/unfold_more:"):
+            with box:
+                st.markdown(t("capstone.gen.body", eos=EOS))
+                terms("temperature")
+                parts.generation_section(result)
+        if box := fold(t("capstone.attn.header"), "capstone_attn", icon=":material/unfold_more:"):
+            with box:
+                st.markdown(t("capstone.attn.body"))
+                parts.attention_section(result)
     elif result is not None:
         st.info(t("capstone.train.diverged_hint"))
     checks = {  # only for a run this learner asked for: another learner's cached one does not count

@@ -194,6 +194,11 @@ def _shape_text(shapes: Sequence[tuple[int, ...]]) -> str:
     return " + ".join(texts)
 
 
+def parameter_total(config: Config) -> int:
+    """The model's number of parameters in all."""
+    return parameter_groups(config.d_model, config.n_blocks, len(VOCAB)).total
+
+
 def parameter_table(config: Config) -> int:
     """What the model is made of, with the number of parameters in each part and
     in all. Returns the total."""

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this, views
+from course_app import fold, gloss, lesson_end, page_start, pct, section_start, t, terms, try_this, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
@@ -48,10 +48,12 @@ def why_section() -> None:
     st.header(t("causal_mask.why.header"))
     n = len(DECODER.tokens)
     st.markdown(t("causal_mask.why.body", n=n, pairs=n - 1, sentence=" ".join(map(gloss, DECODER.tokens))))
-    context, answer = parts.pairs_table(DECODER.tokens)[1]
-    st.markdown(t("causal_mask.why.copy", token=gloss(context[-1]), answer=gloss(answer)))
-    st.markdown(t("causal_mask.why.generate"))
     terms("training", "token")
+    if box := fold(t("ui.fold.details"), "causal_mask_why"):
+        with box:
+            context, answer = parts.pairs_table(DECODER.tokens)[1]
+            st.markdown(t("causal_mask.why.copy", token=gloss(context[-1]), answer=gloss(answer)))
+            st.markdown(t("causal_mask.why.generate"))
 
 
 def matrix_section() -> None:
@@ -69,7 +71,14 @@ def matrix_section() -> None:
 
 
 def scores_example() -> None:
-    """The decoder example's vectors, and its scores before and after the mask is added."""
+    """The decoder example's vectors, and its scores before and after the mask is added (folded)."""
+    if box := fold(t("ui.fold.worked"), "causal_mask_scores", icon=":material/calculate:"):
+        with box:
+            scores_body()
+    terms("causal_mask", "softmax", "matrix")
+
+
+def scores_body() -> None:
     st.markdown(t("causal_mask.matrix.vectors", d=X.shape[1]))
     parts.vectors_table(DECODER.tokens, X)
     st.caption(t("ui.hand_made"))
@@ -81,13 +90,18 @@ def scores_example() -> None:
     with after_col:
         parts.scores_map(DECODER.tokens, after.scaled_scores, B_ALLOWED, "after")
     st.markdown(t("causal_mask.matrix.after_note"))
-    terms("causal_mask", "softmax", "matrix")
 
 
 @st.fragment
 def fill_demo() -> None:
-    """3. Why −∞ and not 0: choose the fill and see how much weight leaks to the right."""
-    st.header(t("causal_mask.fill.header"))
+    """3. Why −∞ and not 0: choose the fill and see how much weight leaks to the
+    right. A deep dive: the whole section is a fold named after its header."""
+    if box := fold(t("causal_mask.fill.header"), "causal_mask_fill", icon=":material/unfold_more:"):
+        with box:
+            fill_body()
+
+
+def fill_body() -> None:
     st.markdown(t("causal_mask.fill.body"))
     chart = st.container()  # the map first, the choice that changes it just below
     fill = parts.fill_choice(MASK_FILLS, "cm_fill")
@@ -119,15 +133,17 @@ def mask_demo() -> None:
     with chart:
         views.explorer_bars(view)
     st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
-    views.explorer_details(view, "cm", folded=True)
-    st.markdown(
-        t(
-            "causal_mask.pronoun.gather",
-            fresh_it=pct(C_MASKED.weights[FRESH, IT]),
-            fresh_fish=pct(C_MASKED.weights[FRESH, FISH]),
-            it_fresh=pct(C_MASKED.weights[IT, FRESH]),
-        )
-    )
+    views.explorer_details(view, "cm", fold_map=True)
+    if box := fold(t("ui.fold.details"), "causal_mask_gather"):
+        with box:
+            st.markdown(
+                t(
+                    "causal_mask.pronoun.gather",
+                    fresh_it=pct(C_MASKED.weights[FRESH, IT]),
+                    fresh_fish=pct(C_MASKED.weights[FRESH, FISH]),
+                    it_fresh=pct(C_MASKED.weights[IT, FRESH]),
+                )
+            )
     # the causal mask changes no weight of this query: compare with the masked weights
     masked_row = attention(PRONOUN.queries, KV, KV, mask=C_ALLOWED, temperature=temperature).weights[query]
     unchanged = kind == "none" and bool(np.allclose(c.weights[query], masked_row, rtol=0, atol=1e-12))
@@ -151,12 +167,15 @@ def pronoun_intro() -> None:
             second_weight=pct(C_OPEN.weights[CAT, SECOND]),
         )
     )
-    st.markdown(t("causal_mask.pronoun.window_body"))
     st.caption(t("ui.hand_made"))
+    if box := fold(t("ui.fold.details"), "causal_mask_window"):
+        with box:
+            st.markdown(t("causal_mask.pronoun.window_body"))
 
 
 def cache_section() -> None:
     """5. In real models: the mask lets generation keep a KV cache."""
-    st.header(t("causal_mask.cache.header"))
-    st.markdown(t("causal_mask.cache.body"))
-    terms("kv_cache")
+    if box := fold(t("causal_mask.cache.header"), "causal_mask_cache", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("causal_mask.cache.body"))
+            terms("kv_cache")

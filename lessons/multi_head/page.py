@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
+from course_app import fold, gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
 from lesson_core import causal_mask
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
 from lesson_core.multihead import (
@@ -89,7 +89,9 @@ def heads_demo() -> None:
 @st.fragment
 def shapes_demo() -> None:
     """3. Real sizes: GPT-2 small's shapes for a head count of the learner's choice."""
-    with st.expander(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS)):
+    if not (box := fold(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS), "multi_head_shapes")):
+        return
+    with box:
         options = divisors(GPT2_SMALL_D_MODEL)
         h = parts.heads_count(
             options,
@@ -103,8 +105,14 @@ def shapes_demo() -> None:
 
 @st.fragment
 def run_demo() -> None:
-    """4. The whole computation with random projections, head by head."""
-    st.header(t("multi_head.run.header"))
+    """4. The whole computation with random projections, head by head. A deep
+    dive: the whole section is a fold named after its header."""
+    if box := fold(t("multi_head.run.header"), "multi_head_run_section", icon=":material/unfold_more:"):
+        with box:
+            run_body()
+
+
+def run_body() -> None:
     small = divisors(PRONOUN.vectors.shape[1])
     st.markdown(
         t(
@@ -120,12 +128,14 @@ def run_demo() -> None:
     with maps_area:
         parts.head_tabs(TOKENS, run, ALLOWED)
     parts.flat_text(TOKENS, run.result.weights[:, IT, :], IT)
-    with st.expander(t("multi_head.run.details")):
-        parts.run_table(run, run_h)
-        parts.concat_and_output(TOKENS, run, run_h)
+    if box := fold(t("multi_head.run.details"), "multi_head_run"):
+        with box:
+            parts.run_table(run, run_h)
+            parts.concat_and_output(TOKENS, run, run_h)
 
 
 def roles_section() -> None:
-    """5. What a head does is learned in training, not assigned."""
-    st.header(t("multi_head.roles.header"))
-    st.markdown(t("multi_head.roles.body"))
+    """5. What a head does is learned in training, not assigned (a fold named after its header)."""
+    if box := fold(t("multi_head.roles.header"), "multi_head_roles", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("multi_head.roles.body"))

@@ -5,7 +5,7 @@ layers recover some of it); sinusoidal marks."""
 import numpy as np
 import streamlit as st
 
-from course_app import gloss, lesson_end, num, page_start, section_start, t, try_this
+from course_app import fold, gloss, lesson_end, num, page_start, section_start, t, try_this
 from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_ORDER, WORD_ORDER_EMBEDDINGS
 from lesson_core.positional import (
     GPT2_POSITIONS,
@@ -53,7 +53,9 @@ def order_demo() -> None:
     else:
         st.markdown(t("positional.order.same", largest=num(plain.largest, 3)))
         st.markdown(t("positional.order.why" if layers == 1 else "positional.order.why_stacked"))
-    with_positions(causal, layers)
+    if box := fold(t("positional.order.with"), "positional_with", icon=":material/unfold_more:"):
+        with box:
+            with_positions(causal, layers)
 
 
 def order_intro() -> None:
@@ -93,7 +95,6 @@ def with_positions(causal: bool, layers: int) -> None:
     placed = compare_word_orders(
         SENT_A, SENT_B, WORD_ORDER_EMBEDDINGS, with_positions=True, causal=causal, layers=layers
     )
-    st.subheader(t("positional.order.with"))
     st.markdown(t("positional.order.with_body", last=len(SENT_A) - 1))
     parts.order_table(SENT_A, SENT_B, placed)
     most = gloss(SENT_A[placed.largest_at])
@@ -115,9 +116,11 @@ def formula_section() -> None:
         r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
         r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}",
     )
-    with st.expander(t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])):
-        st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
-        parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
+    label = t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])
+    if box := fold(label, "positional_table"):
+        with box:
+            st.markdown(t("positional.formula.table", last=TABLE_SIZE[0] - 1, d=TABLE_SIZE[1]))
+            parts.encoding_table(sinusoidal_encoding(*TABLE_SIZE))
 
 
 @st.fragment
@@ -172,6 +175,7 @@ def same_token_section() -> None:
 
 def clock_section() -> None:
     """5. The sin/cos pairs as clock hands: they mark position, they carry no grammar."""
-    st.header(t("positional.clock.header"))
-    st.markdown(t("positional.clock.body"))
-    st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))
+    if box := fold(t("positional.clock.header"), "positional_clock", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("positional.clock.body"))
+            st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))

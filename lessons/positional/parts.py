@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, num, t, vec
+from course_app import bound, charts, fold, gloss, num, t, vec
 from lesson_core.positional import (
     EncodingSizeError,
     OrderComparison,
@@ -189,18 +189,31 @@ def hands_text(view: PositionMap) -> None:
 
 
 def maps_section(view: PositionMap) -> None:
-    """The whole encoding, then PE PEᵀ, each as a heatmap with its numbers in words."""
+    """The whole encoding, then PE PEᵀ, each as a heatmap with its numbers in
+    words, each in a fold named after it; the closest pair stays open (a task
+    asks for it)."""
     n, d = view.pe.shape
-    st.subheader(t("positional.explore.matrix_header"))
-    matrix_map(
-        view.pe,
-        "positional.col.dimension",
-        "positional.col.position",
-        "positional.col.value",
-        t("positional.explore.matrix_alt", n=n, d=d),
-        unit_range=True,
-    )
-    st.subheader(t("positional.explore.similarity_header"))
+    if box := fold(t("positional.explore.matrix_header"), "positional_matrix", icon=":material/grid_on:"):
+        with box:
+            matrix_map(
+                view.pe,
+                "positional.col.dimension",
+                "positional.col.position",
+                "positional.col.value",
+                t("positional.explore.matrix_alt", n=n, d=d),
+                unit_range=True,
+            )
+    label = t("positional.explore.similarity_header")
+    if box := fold(label, "positional_similarity", icon=":material/grid_on:"):
+        with box:
+            similarity_section(view)
+    i, j = view.closest
+    st.markdown(t("positional.explore.closest", i=i, j=j, distance=num(view.closest_distance, 3)))
+
+
+def similarity_section(view: PositionMap) -> None:
+    """PE PEᵀ as a heatmap, and what it shows near and far from the diagonal."""
+    n, d = view.pe.shape
     s = view.similarity
     matrix_map(
         s,
@@ -234,8 +247,6 @@ def maps_section(view: PositionMap) -> None:
             )
         )
     st.markdown(t("positional.explore.similarity_offset"))
-    i, j = view.closest
-    st.markdown(t("positional.explore.closest", i=i, j=j, distance=num(view.closest_distance, 3)))
 
 
 def distinct(low: float, high: float) -> tuple[str, str]:

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import bound, gloss, lesson_end, num, page_start, pct, t, t_list, terms, try_this, views
+from course_app import bound, fold, gloss, lesson_end, num, page_start, pct, t, t_list, terms, try_this, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
@@ -46,8 +46,9 @@ def growth_demo() -> None:
     with chart:
         parts.spread_chart(sweep, d_k)
     parts.spread_result(sweep, tops, d_k)
-    with st.expander(t("scaling.growth.table_label")):
-        parts.spread_table(sweep)
+    if box := fold(t("scaling.growth.table_label"), "scaling_growth_table"):
+        with box:
+            parts.spread_table(sweep)
     try_this(
         LESSON,
         {"raw_one_hot": d_k == tops.first_raw_above(RAW_TOP_TARGET)},
@@ -59,8 +60,15 @@ def growth_demo() -> None:
 
 @st.fragment
 def onehot_demo() -> None:
-    """2. and 3. Widely spread scores make softmax one-hot, and one-hot weights stall learning."""
-    st.header(t("scaling.onehot.header"))
+    """2. and 3. Widely spread scores make softmax one-hot, and one-hot weights
+    stall learning. Why the scaling matters, rather than what it does: both
+    sections are one fold named after the first's header."""
+    if box := fold(t("scaling.onehot.header"), "scaling_onehot", icon=":material/unfold_more:"):
+        with box:
+            onehot_body()
+
+
+def onehot_body() -> None:
     st.markdown(t("scaling.onehot.body", n=parts.N_SCORES, ref=num(REFERENCE, 0)))
     terms("one_hot")
     chart = st.container()
@@ -74,18 +82,20 @@ def onehot_demo() -> None:
     with chart:
         parts.compare_chart(pair)
     parts.compare_result(pair, softmax_at_spreads(z, [SPREAD_MAX]))
-
-    st.header(t("scaling.gradient.header"))
-    st.markdown(t("scaling.gradient.body"))
-    terms("parameter", "gradient", "jacobian")
-    with st.expander(t("scaling.gradient.deep_dive")):
-        st.markdown(t("scaling.gradient.jacobian"))
-        st.latex(
-            r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
-            r"\quad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)"
-        )
-        st.markdown(t("scaling.gradient.norm"))
-        parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
+    # 3. a deep dive: the whole section is a fold named after its header
+    if box := fold(t("scaling.gradient.header"), "scaling_gradient_section", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("scaling.gradient.body"))
+            terms("parameter", "gradient", "jacobian")
+            if inner := fold(t("scaling.gradient.deep_dive"), "scaling_gradient"):
+                with inner:
+                    st.markdown(t("scaling.gradient.jacobian"))
+                    st.latex(
+                        r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
+                        r"\quad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)"
+                    )
+                    st.markdown(t("scaling.gradient.norm"))
+                    parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)
     stretched = spread > GPT2_ROOT  # the learner stretched the scores: not a lowered σ, not only a seed
     try_this(
         LESSON,
@@ -123,7 +133,9 @@ def predict_doubling() -> None:
 def temperature_demo() -> None:
     """4. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
     st.header(t("scaling.temperature.header"))
-    st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))
+    if box := fold(t("ui.fold.details"), "scaling_temperature"):
+        with box:
+            st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))
     st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")
     st.markdown(t("scaling.temperature.example", d_k=D_K))
     terms("temperature", "entropy")

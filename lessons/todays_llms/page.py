@@ -3,7 +3,7 @@ embedding, shared key/value heads (MQA, GQA) and long context."""
 
 import streamlit as st
 
-from course_app import course, lesson_end, page_link, page_start, t, terms, try_this
+from course_app import course, fold, lesson_end, page_link, page_start, t, terms, try_this
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
 from lessons.todays_llms import parts
@@ -48,15 +48,26 @@ def cache_demo() -> None:
 
 @st.fragment
 def cache_size() -> None:
-    """How large the cache grows with the text's length."""
-    parts.cache_size_section()
+    """How large the cache grows with the text's length (folded)."""
+    if box := fold(
+        t("todays_llms.cache.size_header"), "todays_llms_cache_size", icon=":material/unfold_more:"
+    ):
+        with box:
+            parts.cache_size_section()
 
 
 @st.fragment
 def rope_demo() -> None:
-    """2. Rotary position embedding: the score depends on m − n only."""
-    body = t("todays_llms.rope.body", base=f"{BASE:,.0f}")
-    section_intro(t("todays_llms.rope.header"), body, "rope", "positional_encoding")
+    """2. Rotary position embedding: the score depends on m − n only. A deep
+    dive: the whole section is a fold named after its header."""
+    if box := fold(t("todays_llms.rope.header"), "todays_llms_rope", icon=":material/unfold_more:"):
+        with box:
+            rope_body()
+
+
+def rope_body() -> None:
+    st.markdown(t("todays_llms.rope.body", base=f"{BASE:,.0f}"))
+    terms("rope", "positional_encoding")
     st.latex(
         r"\begin{pmatrix} q'_{2i} \\ q'_{2i+1} \end{pmatrix} = "
         r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
@@ -70,8 +81,16 @@ def rope_demo() -> None:
 
 @st.fragment
 def gqa_demo() -> None:
-    """3. Key/value heads shared between query heads: the cache of a real model."""
-    section_intro(t("todays_llms.gqa.header"), t("todays_llms.gqa.body"), "gqa", "head")
+    """3. Key/value heads shared between query heads: the cache of a real model.
+    A deep dive: the whole section is a fold named after its header."""
+    if box := fold(t("todays_llms.gqa.header"), "todays_llms_gqa", icon=":material/unfold_more:"):
+        with box:
+            gqa_body()
+
+
+def gqa_body() -> None:
+    st.markdown(t("todays_llms.gqa.body"))
+    terms("gqa", "head")
     controls, side = st.columns([1, 2], gap="large")
     with controls:
         model, kv, tokens = parts.gqa_controls()
@@ -86,8 +105,10 @@ def gqa_demo() -> None:
 
 @st.fragment
 def group_demo() -> None:
-    """Query heads that share key/value heads give それ the same weights."""
-    parts.group_demo()
+    """Query heads that share key/value heads give それ the same weights (folded)."""
+    if box := fold(t("todays_llms.gqa.demo_header"), "todays_llms_group", icon=":material/unfold_more:"):
+        with box:
+            parts.group_demo()
 
 
 @st.fragment
@@ -99,12 +120,14 @@ def long_demo() -> None:
 
 @st.fragment
 def block_demo() -> None:
-    """Attention block by block, with a running maximum and sum: the same result."""
-    st.subheader(t("todays_llms.long.block_header"))
-    st.markdown(t("todays_llms.long.block_body"))
-    block, masked = parts.block_section()
-    with st.expander(t("todays_llms.long.online_expander")):
-        st.markdown(t("todays_llms.long.online"))
-    st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
-    page_link(course.BY_ID["causal_mask"])
-    try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)
+    """Attention block by block, with a running maximum and sum: the same result (folded)."""
+    if box := fold(t("todays_llms.long.block_header"), "todays_llms_block", icon=":material/unfold_more:"):
+        with box:
+            st.markdown(t("todays_llms.long.block_body"))
+            block, masked = parts.block_section()
+            if inner := fold(t("todays_llms.long.online_expander"), "todays_llms_online"):
+                with inner:
+                    st.markdown(t("todays_llms.long.online"))
+            st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
+            page_link(course.BY_ID["causal_mask"])
+            try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)

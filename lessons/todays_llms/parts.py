@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, num, pct, shown_choice, t, t_count, views
+from course_app import bound, charts, fold, gloss, md_escape, num, pct, shown_choice, t, t_count, views
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import CORPUS, PRONOUN, PRONOUN_QUERY
@@ -166,16 +166,17 @@ def ops_chart(gen: Generation) -> None:
         },
     )
     charts.show(frame, spec, t("todays_llms.cache.chart_alt", n=n))
-    with st.expander(t("todays_llms.cache.ops_expander")):
-        st.markdown(
-            t(
-                "todays_llms.cache.ops_help",
-                factor=4 + 2 * FFN_MULT,
-                ffn=FFN_MULT,
-                d=model.config.d_model,
-                blocks=model.config.n_blocks,
+    if box := fold(t("todays_llms.cache.ops_expander"), "todays_llms_cache_ops"):
+        with box:
+            st.markdown(
+                t(
+                    "todays_llms.cache.ops_help",
+                    factor=4 + 2 * FFN_MULT,
+                    ffn=FFN_MULT,
+                    d=model.config.d_model,
+                    blocks=model.config.n_blocks,
+                )
             )
-        )
 
 
 def megabytes(n_bytes: float) -> str:
@@ -187,7 +188,6 @@ def megabytes(n_bytes: float) -> str:
 
 def cache_size_section() -> None:
     """The cache's size for a length of the learner's choice: the course's mini GPT and GPT-2 small."""
-    st.subheader(t("todays_llms.cache.size_header"))
     st.markdown(t("todays_llms.cache.size_body"))
     st.latex(r"2 \times L \times g \times d_{head} \times n \times b")
     low, high = CACHE_LENGTHS
@@ -239,8 +239,9 @@ def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
     st.markdown(t("todays_llms.rope.result", m=m, n=n, offset=f"{res.offset:+d}", score=num(res.score, 3)))
     rope_chart(q, k, res)
     st.markdown(t("todays_llms.rope.why"))
-    with st.expander(t("todays_llms.rope.angles_expander")):
-        rope_angles(res, len(q))
+    if box := fold(t("todays_llms.rope.angles_expander"), "todays_llms_rope_angles"):
+        with box:
+            rope_angles(res, len(q))
     return seen_same_offset(res.offset, m, n)
 
 
@@ -385,7 +386,6 @@ def gqa_section(model: ModelShape, kv: int, tokens: int) -> int:
 def group_demo() -> None:
     """Example C with DEMO_HEADS query heads and 1, 2 or 4 key/value heads: the
     weights of それ in every query head, side by side."""
-    st.subheader(t("todays_llms.gqa.demo_header"))
     st.markdown(
         t(
             "todays_llms.gqa.demo_body",

@@ -1,0 +1,75 @@
+"""Folds: the parts of a lesson off its main path (deep dives, long tables,
+step-by-step arithmetic, worked examples), in expanders whose content is
+drawn only while they are open.
+
+A closed fold costs the page one line, on a phone as on a laptop, and the
+server nothing but its label: the expander reruns the script when it is
+opened or closed (``on_change="rerun"``), so its open state is known and a
+closed one's body never runs. Use it as
+
+    if box := fold(label, "lesson_part"):
+        with box:
+            ...  # drawn only while the fold is open
+
+A fold's open state is the learner's own, for this session: it is not kept
+in the URL (no fold key is bound to a query parameter) nor in the progress.
+Quizzes are never folded: a question is part of the main path.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+from typing import Any
+
+import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
+
+PREFIX = "fold_"
+OPENED = "open_folds"  # the names of the folds open in this session
+_INSIDE = ContextVar("inside_a_fold", default=0)  # Streamlit refuses an expander in an expander
+
+
+class OpenFold:
+    """An open fold's body, entered with ``with``: a fold met while drawing it
+    is drawn inline (its label in bold, its body below), as Streamlit cannot
+    nest expanders."""
+
+    def __init__(self, box: DeltaGenerator) -> None:
+        self.box = box
+
+    def __enter__(self) -> DeltaGenerator:
+        self._token = _INSIDE.set(_INSIDE.get() + 1)
+        return self.box.__enter__()
+
+    def __exit__(self, *exc: Any) -> bool | None:
+        _INSIDE.reset(self._token)
+        return self.box.__exit__(*exc)
+
+
+def fold_key(name: str) -> str:
+    """The widget key of a fold (its open state): ``name`` is
+    ``<lesson>_<part>``, stable across languages and reruns."""
+    return f"{PREFIX}{name}"
+
+
+def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
+    """Draw an expander keyed ``fold_<name>``, closed until the learner opens
+    it; return its body (to draw into with ``with``) while it is open, None
+    while it is closed. Inside an open fold, a fold is its body, always drawn.
+
+    Streamlit takes an expander's label and ``expanded`` into its identity,
+    so a label that names a changing value (a chosen query, a count) would
+    make a new, closed expander at each change. The names of the open folds
+    are kept apart (``open_folds``) and each fold starts as it was left: it
+    stays open while its label changes, and when the learner comes back to
+    the page."""
+    if _INSIDE.get():
+        st.markdown(f"**{label}**")
+        return OpenFold(st.container())
+    opened: set[str] = st.session_state.setdefault(OPENED, set())
+    box = st.expander(label, icon=icon, expanded=name in opened, key=fold_key(name), on_change="rerun")
+    if box.open:
+        opened.add(name)
+        return OpenFold(box)
+    opened.discard(name)
+    return None
