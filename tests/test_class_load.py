@@ -114,6 +114,7 @@ def test_three_joined_locust_learners_for_ten_seconds(class_app, tmp_path):
     cmd += ["--class-code", made.code, "--nickname-prefix", "three", "--pages", "attention,bigram"]
     cmd += ["--csv", str(tmp_path / "run"), "--only-summary"]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=180)
+    assert (tmp_path / "run_stats.csv").exists(), (done.returncode, done.stdout[-2000:], done.stderr[-2000:])
     with (tmp_path / "run_stats.csv").open() as f:
         stats = {(r["Type"], r["Name"]): r for r in csv.DictReader(f)}
     joins = sum(int(r["Request Count"]) for (kind, _), r in stats.items() if kind == "join")

@@ -48,12 +48,12 @@ def test_playground_query_box_glosses_in_english():
 
 def test_todays_llms_prompt_and_grouped_heads_gloss_in_english():
     page = "pages/10_todays_llms.py"
-    en = open_page(page, "en", {"llm_prompt": "いぬ は"})
+    en = open_page(page, "en", {"llm_prompt": "いぬ は"}, folds=True)
     box = en.selectbox(key="llm_prompt")
     assert box.value == "いぬ は" and "いぬ (dog) は (topic marker)" in box.options
     box.set_value("ねこ").run()
     assert en.query_params["llm_prompt"] in (["ねこ"], "ねこ")
-    ja = open_page(page, "ja")
+    ja = open_page(page, "ja", folds=True)
     assert "いぬ は" in ja.selectbox(key="llm_prompt").options
     en_axes = {str(x) for frame in chart_frames(en) for x in frame.to_numpy().ravel()}
     ja_axes = {str(x) for frame in chart_frames(ja) for x in frame.to_numpy().ravel()}

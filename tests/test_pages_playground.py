@@ -2,7 +2,7 @@
 
 import numpy as np
 import pytest
-from conftest import all_text, assert_clean, chart_frames, open_page
+from conftest import all_text, assert_clean, chart_frames, open_folds, open_page
 
 from course_app.i18n import LANGS
 from lesson_core import causal_mask, scaled_dot_product_attention
@@ -130,6 +130,7 @@ def test_scores_are_shown_rounded_half_up_without_negative_zero():
     # d = 4, so √d = 2: the query 魚 scores ∓0.25 against 猫 and 魚, ∓0.125 once scaled
     at.session_state["pg_vectors"][tokens] = np.array([[0.5, 0, 0, 0], [0, 0, 0, 0], [-0.5, 0, 0, 0]])
     at.selectbox(key="pg_query").set_value(2).run()
+    open_folds(at)  # the step table is a fold
     assert_clean(at)
     steps = at.dataframe[-1].value  # token, k, q·k, scaled, weight
     assert list(steps.iloc[:, 2]) == ["−0.25", "0.00", "0.25"]

@@ -47,7 +47,17 @@ class Attacker(StreamlitSession):
         self.send_states({})  # once more, reading every element's id this time
         return seconds
 
+    def open_folds(self) -> None:
+        """Open every fold (course_app/folds.py) as a click would, so that the
+        controls inside them are drawn; their ids join ``element_ids``."""
+        folds = [i for i in self.element_ids if "fold_" in i]
+        clean(self.send_states({i: _bool(True) for i in folds}))
+        self.opened = folds
+
     def send_states(self, changes: dict, fragment_id: str = "") -> dict:
+        return self._send(changes | {i: _bool(True) for i in getattr(self, "opened", ())}, fragment_id)
+
+    def _send(self, changes: dict, fragment_id: str = "") -> dict:
         """A rerun with every known widget's state, ``changes`` (id -> a function
         filling a WidgetState proto) replacing or adding some. Returns what the
         run drew: exceptions, texts, element ids and how it finished."""
@@ -81,6 +91,8 @@ class Attacker(StreamlitSession):
                 seen["runs"] += 1
             elif kind == "delta" and fwd.delta.HasField("new_element"):
                 _note_element(fwd.delta.new_element, seen)
+            elif kind == "delta" and fwd.delta.add_block.expandable.id:  # a fold: a widget too
+                seen["ids"].append(fwd.delta.add_block.expandable.id)
             elif kind == "script_finished" and fwd.script_finished != FINISHED.FINISHED_EARLY_FOR_RERUN:
                 seen["status"] = FINISHED.Name(fwd.script_finished)
                 self.element_ids = list(dict.fromkeys(self.element_ids + seen["ids"]))
@@ -166,7 +178,12 @@ WRONG_KINDS = [
 def test_a_value_no_control_can_hold_starts_the_control_again(app, page, key, fill):
     session = attacker(app, page)
     try:
-        widget = next(w for w in session.widgets.values() if w.id.endswith(key))
+        widget = next((w for w in session.widgets.values() if w.id.endswith(key)), None)
+        if widget is None:  # a control inside a fold: open the folds, then send it
+            session.open_folds()
+            clean(session.send_states({session.element_id(key): fill}))
+            recovers(session)
+            return
         clean(session.send_states({widget.id: fill}, widget.fragment_id))
         recovers(session)
     finally:

@@ -56,20 +56,20 @@ def set_controls(at, values: dict) -> None:
 
 def test_the_links_satisfy_their_tasks_when_the_learner_sets_them():
     for page, lesson, task, _, values in CASES:
-        at = open_page(page, "en")
+        at = open_page(page, "en", folds=True)
         set_controls(at, values)
         assert task in ticked(at, lesson), f"{lesson}.{task}"
 
 
 @pytest.mark.parametrize(("page", "lesson", "task", "link", "values"), CASES, ids=IDS)
 def test_a_shared_link_ticks_nothing_until_the_receiver_moves_the_control(page, lesson, task, link, values):
-    receiver = open_page(page, "en", link)
+    receiver = open_page(page, "en", link, folds=True)
     assert not receiver.exception, [e.value for e in receiver.exception]
     assert {key: widget(receiver, key).value for key in values} == values  # the link brought the view
     assert ticked(receiver, lesson) == set()
     receiver.run()  # a rerun with nothing moved is no move either
     assert ticked(receiver, lesson) == set()
-    defaults = open_page(page, "en")
+    defaults = open_page(page, "en", folds=True)
     off = {key: widget(defaults, key).value for key in values}
     away_and_back(receiver, values, off)
     assert task in ticked(receiver, lesson)
@@ -77,7 +77,7 @@ def test_a_shared_link_ticks_nothing_until_the_receiver_moves_the_control(page, 
 
 def test_moving_another_control_of_a_shared_view_does_not_tick():
     page, lesson, task, link, _ = CASES[-1]  # todays_llms.t4: small masked blocks
-    receiver = open_page(page, "en", link)
+    receiver = open_page(page, "en", link, folds=True)
     receiver.slider(key="llm_m").set_value(6).run()  # another section's control
     receiver.slider(key="llm_block").set_value(1).run()  # still small and masked: no false -> true
     assert task not in ticked(receiver, lesson)
