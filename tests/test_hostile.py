@@ -17,7 +17,7 @@ from course_app.i18n import catalog
 from course_app.progress import decode
 from course_app.url_state import GUARDED
 from lesson_core.transformer import MAX_TRAIN_WORK, Config, max_steps, train, training_work
-from lessons.capstone import parts, training
+from lessons.capstone import controls, training
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = [None, *(lesson.page for lesson in LESSONS), *(extra.page for extra in EXTRAS)]
@@ -127,7 +127,7 @@ def limits(widget) -> tuple[float, float]:
     """The widget's range; a number input the page checks itself has its range
     in the page's code (the capstone's seed: Streamlit's own message is English)."""
     if widget.min is None and widget.key == "gpt_seed":
-        return parts.SEEDS
+        return controls.SEEDS
     return widget.min, widget.max
 
 

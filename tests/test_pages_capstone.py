@@ -22,7 +22,7 @@ from course_app.i18n import pct
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
-from lessons.capstone import parts, training
+from lessons.capstone import curve, maps, predictions, training
 
 PAGE = "pages/7_capstone.py"
 CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")
@@ -210,13 +210,13 @@ def test_short_training_through_the_widgets(lang):
     assert_clean(at)
     assert runs(at) == 1
     loss = loss_frame(at)
-    curve = loss[loss["series_order"] == 0]
+    line = loss[loss["series_order"] == 0]
     target = loss[loss["series_order"] == 1]
-    assert list(curve["x"]) == list(range(1, 41))
-    assert np.all(np.isfinite(curve["y"])) and curve["y"].iloc[-1] < curve["y"].iloc[0]
+    assert list(line["x"]) == list(range(1, 41))
+    assert np.all(np.isfinite(line["y"])) and line["y"].iloc[-1] < line["y"].iloc[0]
     assert np.allclose(target["y"], LOSS_TARGET)
     # the first loss of a nearly uniform prediction is about ln V
-    assert abs(curve["y"].iloc[0] - np.log(vocab_size())) < 0.1
+    assert abs(line["y"].iloc[0] - np.log(vocab_size())) < 0.1
     assert len(at.warning) + len(at.success) == 1  # how training went, in one sentence
     assert frames_with(at, "label", "series", "value"), "the predictions appear after training"
     # kept for later: the same configuration comes back from the cache
@@ -305,7 +305,7 @@ def test_every_sentence_and_prefix_renders(default_run):
         for h in heatmaps:
             assert (h["masked"] == (h["col_i"] > h["row_i"])).all()
             assert np.allclose(h.groupby("row_i")["value"].sum(), 1.0)
-    for prefix in parts.PREFIXES[::5]:
+    for prefix in predictions.PREFIXES[::5]:
         at.selectbox(key="gpt_prefix_a").set_value(" ".join(prefix)).run()
         assert_clean(at)
 
@@ -315,7 +315,7 @@ def test_an_interrupted_training_is_not_cached(monkeypatch):
     chart redraw inside the training callback raises (the empty chart drawn
     before training is call 1): nothing may reach the cache."""
     calls = {"n": 0}
-    real = parts.loss_chart
+    real = curve.loss_chart
 
     def interrupted(*args, **kwargs):
         calls["n"] += 1
@@ -323,7 +323,7 @@ def test_an_interrupted_training_is_not_cached(monkeypatch):
             raise RuntimeError("the learner moved a slider")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(parts, "loss_chart", interrupted)
+    monkeypatch.setattr(curve, "loss_chart", interrupted)
     at = open_page(PAGE)
     train_on_page(at, SHORT | {"gpt_seed": 9})
     assert at.exception  # the run ended early
@@ -416,9 +416,11 @@ def test_every_quiz_accepts_the_answer_fixed_in_the_course():
 
 
 def test_prefixes_are_sentence_starts_from_the_corpus():
-    assert parts.PREFIXES[:2] == (("ねこ",), ("ねこ", "は"))
-    assert ("いぬ", "は") in parts.PREFIXES and len(set(parts.PREFIXES)) == len(parts.PREFIXES)
-    assert all(any(s[: len(p)] == p for s in CORPUS) for p in parts.PREFIXES)
+    assert predictions.PREFIXES[:2] == (("ねこ",), ("ねこ", "は"))
+    assert ("いぬ", "は") in predictions.PREFIXES and len(set(predictions.PREFIXES)) == len(
+        predictions.PREFIXES
+    )
+    assert all(any(s[: len(p)] == p for s in CORPUS) for p in predictions.PREFIXES)
 
 
 def test_parameter_table_is_a_deep_dive_in_an_expander(lang):
@@ -440,14 +442,14 @@ def test_look_back_sentence_names_every_head_of_a_tie(monkeypatch, lang):
     """When two heads give は's subject the same weight, the sentence names both
     and says no single head looks hardest; with one clear head it names that one.
     Two trained heads rarely tie, so the second head is made a copy of the first."""
-    real = parts.attention_maps
+    real = maps.attention_maps
 
     def twin_heads(*args, **kwargs):
         maps = real(*args, **kwargs).copy()
         maps[:, 1] = maps[:, 0]
         return maps
 
-    monkeypatch.setattr(parts, "attention_maps", twin_heads)
+    monkeypatch.setattr(maps, "attention_maps", twin_heads)
     at = train_on_page(open_page(PAGE, lang), SHORT | {"gpt_seed": 1})
     assert_clean(at)
     text = look_back_sentence(at)
@@ -457,7 +459,7 @@ def test_look_back_sentence_names_every_head_of_a_tie(monkeypatch, lang):
     }
     equally = {"en": "2 heads give it equally", "ja": "2 つのヘッドが同じだけ"}[lang]
     assert all(h in text for h in heads[lang]) and equally in text
-    monkeypatch.setattr(parts, "attention_maps", real)
+    monkeypatch.setattr(maps, "attention_maps", real)
     text = look_back_sentence(at.run())
     assert sum(h in text for h in heads[lang]) == 1 and equally not in text
 

@@ -6,7 +6,7 @@ from course_app import fold, lesson_end, num, page_start, pct, section_start, t,
 from lesson_core.capstone import cat_dog_tv, heads_check, reference_losses
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET, Config
-from lessons.capstone import parts, training
+from lessons.capstone import controls, generation, maps, predictions, training
 
 LESSON = "capstone"
 REFERENCE = reference_losses()
@@ -69,17 +69,17 @@ def pressed_here(config, pressed: bool) -> bool:
 
 @st.fragment
 def lab() -> None:
-    controls, side = st.columns([2, 3], gap="large")
-    with controls:
-        config = parts.config_controls()
+    left, side = st.columns([2, 3], gap="large")
+    with left:
+        config = controls.config_controls()
         pressed = st.button(
             t("capstone.lab.train"), key="gpt_train", type="primary", icon=":material/play_arrow:"
         )
     with side:  # on a phone this comes between the button and the loss curve: keep it short
         if box := fold(t("capstone.table.header"), "capstone_parameters"):
             with box:
-                parts.parameter_table(config)
-        total = parts.parameter_total(config)
+                controls.parameter_table(config)
+        total = controls.parameter_total(config)
         st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
 
     st.subheader(t("capstone.train.header"))
@@ -90,19 +90,19 @@ def lab() -> None:
     if trained:
         st.header(t("capstone.predict.header"))
         st.markdown(t("capstone.predict.body"))
-        parts.apart_prediction(result, FAIL_TV)  # asked before the charts that answer it
-        parts.prediction_section(result)
+        predictions.apart_prediction(result, FAIL_TV)  # asked before the charts that answer it
+        predictions.prediction_section(result)
         terms("total_variation")
 
         if box := fold(t("capstone.gen.header"), "capstone_gen", icon=":material/unfold_more:"):
             with box:
                 st.markdown(t("capstone.gen.body", eos=EOS))
                 terms("temperature")
-                parts.generation_section(result)
+                generation.generation_section(result)
         if box := fold(t("capstone.attn.header"), "capstone_attn", icon=":material/unfold_more:"):
             with box:
                 st.markdown(t("capstone.attn.body"))
-                parts.attention_section(result)
+                maps.attention_section(result)
     elif result is not None:
         st.info(t("capstone.train.diverged_hint"))
     checks = {  # only for a run this learner asked for: another learner's cached one does not count

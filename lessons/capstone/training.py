@@ -31,7 +31,7 @@ from streamlit.delta_generator import DeltaGenerator
 from course_app import num, t
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import Config, TrainResult, train
-from lessons.capstone import parts
+from lessons.capstone import curve
 
 CACHE_SIZE = 48
 REDRAW_SECONDS = 0.25  # how often the loss chart and the progress bar are redrawn while training
@@ -123,7 +123,7 @@ def _train_live(config: Config) -> TrainResult:
     bar = st.progress(0.0, text=t("capstone.train.starting"))
     chart = st.empty()
     with chart:
-        parts.loss_chart(np.zeros(0), config.steps)
+        curve.loss_chart(np.zeros(0), config.steps)
     losses: list[float] = []
     last = [time.perf_counter()]
 
@@ -137,13 +137,13 @@ def _train_live(config: Config) -> TrainResult:
             text = t("capstone.train.progress", step=step, steps=config.steps, loss=num(loss, 3))
             bar.progress(step / config.steps, text=text)
             with chart:
-                parts.loss_chart(np.array(losses), config.steps)
+                curve.loss_chart(np.array(losses), config.steps)
 
     with training_slot(bar):
         result = train(CORPUS, config, show)
     bar.empty()
     with chart:
-        parts.loss_chart(result.losses, config.steps)
+        curve.loss_chart(result.losses, config.steps)
     return result
 
 
@@ -151,7 +151,7 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
     """The result for ``config``: from the cache when it was trained before, from a
     live training run when the button was pressed, else None (nothing trained yet,
     or more work than one training may do)."""
-    if parts.over_budget(config):
+    if curve.over_budget(config):
         return None
     result = cached(config)
     if result is None and not pressed:
@@ -162,8 +162,8 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
         remember(result)
         st.session_state[RUNS] = st.session_state.get(RUNS, 0) + 1
     else:
-        parts.loss_chart(result.losses, config.steps)
+        curve.loss_chart(result.losses, config.steps)
         st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
-    parts.reference_caption()
-    parts.training_status(result)
+    curve.reference_caption()
+    curve.training_status(result)
     return result

@@ -18,6 +18,7 @@ def main() -> None:
 
     tokens = sentence_tokens()
     vectors = vectors_section(tokens)
+    st.subheader(t("playground.explore_header"))
     explore(tokens, vectors)
 
 
@@ -102,7 +103,6 @@ def _is_number(cell: object) -> bool:
 @st.fragment
 def explore(tokens: tuple[str, ...], vectors: np.ndarray) -> None:
     """The attention explorer on the learner's tokens and vectors."""
-    st.subheader(t("playground.explore_header"))
     controls, side = st.columns([1, 2], gap="large")
     with controls:
         query, masked, temperature = views.query_controls(tokens, len(tokens) - 1, "pg", in_url=False)

@@ -29,6 +29,7 @@ def main() -> None:
 
     order_demo()
     formula_section()
+    section_start("positional.explore")
     explorer()
     same_token_section()
     clock_section()
@@ -126,8 +127,6 @@ def formula_section() -> None:
 @st.fragment
 def explorer() -> None:
     """3. The encoding explorer: positions and dimensions of the learner's choice."""
-    st.header(t("positional.explore.header"))
-    st.markdown(t("positional.explore.body"))
     waves_area = st.container()  # the waves first, their controls right below them
     n, d = parts.size_controls()
     try:

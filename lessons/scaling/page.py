@@ -3,7 +3,21 @@
 import numpy as np
 import streamlit as st
 
-from course_app import bound, fold, gloss, lesson_end, num, page_start, pct, t, t_list, terms, try_this, views
+from course_app import (
+    bound,
+    fold,
+    gloss,
+    lesson_end,
+    num,
+    page_start,
+    pct,
+    section_start,
+    t,
+    t_list,
+    terms,
+    try_this,
+    views,
+)
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
@@ -24,8 +38,14 @@ D_K = KV.shape[1]
 def main() -> None:
     page_start(LESSON)
 
+    section_start(
+        "scaling.growth",
+        r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k",
+        n_samples=parts.N_SAMPLES,
+    )
     growth_demo()
     onehot_demo()
+    temperature_intro()
     temperature_demo()
     lesson_end(LESSON)
 
@@ -33,9 +53,6 @@ def main() -> None:
 @st.fragment
 def growth_demo() -> None:
     """1. Dot products spread out like √d_k: the spread for a d_k of the learner's choice."""
-    st.header(t("scaling.growth.header"))
-    st.markdown(t("scaling.growth.body", n_samples=parts.N_SAMPLES))
-    st.latex(r"\operatorname{Var}(q \cdot k) = \sum_{i=1}^{d_k} \operatorname{Var}(q_i k_i) = d_k")
     chart = st.container()  # the chart first, its controls just below it (phones stack them so)
     left, right = st.columns(2)
     d_k = bound(left.select_slider, t("scaling.growth.dk_label"), parts.D_KS, GPT2_D_HEAD, key="sc_dk")
@@ -129,9 +146,8 @@ def predict_doubling() -> None:
     st.markdown(f"{t(f'scaling.predict.{verdict}')} {t('scaling.predict.result', **figures)}")
 
 
-@st.fragment
-def temperature_demo() -> None:
-    """4. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
+def temperature_intro() -> None:
+    """4. Divide by √d_k, then tune with the temperature: what the section rests on."""
     st.header(t("scaling.temperature.header"))
     if box := fold(t("ui.fold.details"), "scaling_temperature"):
         with box:
@@ -140,6 +156,11 @@ def temperature_demo() -> None:
     st.markdown(t("scaling.temperature.example", d_k=D_K))
     terms("temperature", "entropy")
     st.caption(t("ui.hand_made"))
+
+
+@st.fragment
+def temperature_demo() -> None:
+    """4. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
     predict_doubling()
     chart = st.container()
     temperature = views.temperature_slider("sc_temp")

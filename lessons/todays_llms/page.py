@@ -6,7 +6,7 @@ import streamlit as st
 from course_app import course, fold, lesson_end, page_link, page_start, t, terms, try_this
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
-from lessons.todays_llms import parts
+from lessons.todays_llms import kv_cache, long_context, rope, shared_heads
 
 LESSON = "todays_llms"
 TARGET_TOKENS, TARGET_BYTES = 1024, 10_000_000  # task t3: GPT-2 small's cache at 1,024 tokens under 10 MB
@@ -39,10 +39,10 @@ def cache_demo() -> None:
     section_intro(t("todays_llms.cache.header"), t("todays_llms.cache.body"), "kv_cache", "causal_mask")
     controls, side = st.columns([1, 2], gap="large")
     with controls:
-        gen, step = parts.cache_controls()
+        gen, step = kv_cache.cache_controls()
     with side:
-        parts.step_section(gen, step)
-    parts.ops_chart(gen)
+        kv_cache.step_section(gen, step)
+    kv_cache.ops_chart(gen)
     try_this(LESSON, {"t1": step == len(gen.run.token_ids)}, share=False)
 
 
@@ -53,7 +53,7 @@ def cache_size() -> None:
         t("todays_llms.cache.size_header"), "todays_llms_cache_size", icon=":material/unfold_more:"
     ):
         with box:
-            parts.cache_size_section()
+            kv_cache.cache_size_section()
 
 
 @st.fragment
@@ -75,7 +75,7 @@ def rope_body() -> None:
         + f"{BASE:.0f}"
         + r"^{-2i/d_{head}}"
     )
-    same = parts.rope_section(EXAMPLE_Q, EXAMPLE_K)
+    same = rope.rope_section(EXAMPLE_Q, EXAMPLE_K)
     try_this(LESSON, {"t2": same}, share=False)
 
 
@@ -93,13 +93,17 @@ def gqa_body() -> None:
     terms("gqa", "head")
     controls, side = st.columns([1, 2], gap="large")
     with controls:
-        model, kv, tokens = parts.gqa_controls()
+        model, kv, tokens = shared_heads.gqa_controls()
     with side:
-        size = parts.gqa_section(model, kv, tokens)
+        size = shared_heads.gqa_section(model, kv, tokens)
     st.caption(t("todays_llms.gqa.sources"))
     done = model == GPT2_SMALL and tokens == TARGET_TOKENS and size < TARGET_BYTES
     try_this(
-        LESSON, {"t3": done}, share=False, tokens=f"{TARGET_TOKENS:,}", target=parts.megabytes(TARGET_BYTES)
+        LESSON,
+        {"t3": done},
+        share=False,
+        tokens=f"{TARGET_TOKENS:,}",
+        target=kv_cache.megabytes(TARGET_BYTES),
     )
 
 
@@ -108,14 +112,14 @@ def group_demo() -> None:
     """Query heads that share key/value heads give それ the same weights (folded)."""
     if box := fold(t("todays_llms.gqa.demo_header"), "todays_llms_group", icon=":material/unfold_more:"):
         with box:
-            parts.group_demo()
+            shared_heads.group_demo()
 
 
 @st.fragment
 def long_demo() -> None:
     """4. Long context: the n × n scores and the measured time."""
     section_intro(t("todays_llms.long.header"), t("todays_llms.long.body"), "long_context", "matrix")
-    parts.long_section()
+    long_context.long_section()
 
 
 @st.fragment
@@ -124,7 +128,7 @@ def block_demo() -> None:
     if box := fold(t("todays_llms.long.block_header"), "todays_llms_block", icon=":material/unfold_more:"):
         with box:
             st.markdown(t("todays_llms.long.block_body"))
-            block, masked = parts.block_section()
+            block, masked = long_context.block_section()
             if inner := fold(t("todays_llms.long.online_expander"), "todays_llms_online"):
                 with inner:
                     st.markdown(t("todays_llms.long.online"))
