@@ -390,6 +390,12 @@ def failures(row: Row) -> int:
 # --- scenarios ----------------------------------------------------------------
 
 
+def first_slider(session: StreamlitSession):
+    """The page's first slider, or its first select-slider on a page whose
+    sliders are all folded away on a first load."""
+    return (session.controls(("slider",)) or session.controls(("select_slider",)))[0]
+
+
 def scenario_cpu(args) -> None:
     """CPU per slider move and per first load: bare app vs attention vs capstone."""
     print("\n== cpu: server CPU per action, one client acting alone on a fresh process of each app")
@@ -414,7 +420,7 @@ def scenario_cpu(args) -> None:
             for _ in range(3):  # warm: a few more sessions and moves
                 s = StreamlitSession(setup.url, rng=random.Random(2))
                 s.open(page, "lang=ja")
-                slider = s.controls(("slider",))[0]
+                slider = first_slider(s)
                 for _ in range(3):
                     s.act(slider)
                 s.close()
@@ -427,7 +433,7 @@ def scenario_cpu(args) -> None:
             per_open = (cpu_seconds(pid) - c0) / opens
             open_wall = sorted(wall)[len(wall) // 2]
             s = sessions[0]
-            slider = s.controls(("slider",))[0]  # the page's first slider (a fragment's, on a lesson)
+            slider = first_slider(s)  # the page's first slider (a fragment's, on a lesson)
             c0, wall = cpu_seconds(pid), []
             for _ in range(moves):
                 wall.append(s.act(slider))
