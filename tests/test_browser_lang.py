@@ -69,6 +69,9 @@ def test_a_phone_switches_language_without_opening_the_menu(browser, app_url):
 
 
 def test_a_laptop_has_only_the_menus_switch(page, app_url):
+    from playwright.sync_api import expect
+
     open_app(page, f"{app_url}/attention")
-    assert not page.locator(TOP_SWITCH).is_visible()
-    assert page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True).is_visible()
+    expect(page.locator(TOP_SWITCH)).to_have_count(1)  # drawn, and hidden by the stylesheet
+    expect(page.locator(TOP_SWITCH)).to_be_hidden(timeout=10_000)
+    expect(page.locator('[data-testid="stSidebar"]').get_by_text("English", exact=True)).to_be_visible()
