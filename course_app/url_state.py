@@ -314,10 +314,13 @@ def shown_choice(
     forget_stale_value(kind, spec | {"label": label}, key)
     check_url_value(kind, spec | {"label": label}, key)
     GUARDED.add(key)
-    start = index
-    if key not in st.session_state and st.query_params.get(key) in url_labels:
-        start = url_labels.index(st.query_params[key])
-    chosen = widget(label, options, index=start, format_func=show, key=key, **kwargs)
+    if key not in st.session_state:  # the first run: the link's choice, else the default
+        linked = st.query_params.get(key)
+        st.session_state[key] = options[url_labels.index(linked) if linked in url_labels else index]
+    # The start is seeded in the session, never passed as index: an index that
+    # changed from the first run to the next would make the widget a new one
+    # (back to its default) if a rerun overtook the first run's state.
+    chosen = widget(label, options, format_func=show, key=key, **kwargs)
     at = options.index(chosen) if chosen in options else index
     keep(key, None if at == index else url_labels[at])
     return options[at]
