@@ -57,3 +57,25 @@ def test_a_fold_stays_open_while_its_label_changes_and_across_a_page_switch():
 def test_a_fold_is_not_kept_in_the_url():
     at = open_page(ATTENTION, "en", folds=True)
     assert not [k for k in at.query_params if "fold" in k]
+
+
+LESSON_PAGES = [
+    "pages/1_bigram.py",
+    "pages/2_attention.py",
+    "pages/3_scaling.py",
+    "pages/4_causal_mask.py",
+    "pages/5_positional.py",
+    "pages/6_multi_head.py",
+    "pages/7_capstone.py",
+    "pages/10_todays_llms.py",
+]
+
+
+def test_every_fold_of_a_lesson_says_what_it_holds():
+    """No two folds of a page share a label (a generic "Read more" told the
+    learner nothing about what it hid), in either language."""
+    for page in LESSON_PAGES:
+        for lang in ("ja", "en"):
+            labels = expander_labels(open_page(page, lang))
+            repeated = {label for label in labels if labels.count(label) > 1}
+            assert not repeated, (page, lang, repeated)

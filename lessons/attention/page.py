@@ -72,7 +72,7 @@ def goal_section() -> None:
     st.header(t("attention.goal.header"))
     st.markdown(t("attention.goal.body"))
     terms("weighted_average")
-    if box := fold(t("ui.fold.details"), "attention_goal"):
+    if box := fold(t("attention.goal.fold"), "attention_goal"):
         with box:
             wanted_weights()
 
@@ -253,7 +253,7 @@ def sentence_demo() -> None:
 
 def sentence_notes() -> None:
     """What the default map says of 新鮮 and それ, and a caveat about それ's query (folded)."""
-    if box := fold(t("ui.fold.details"), "attention_notes"):
+    if box := fold(t("attention.demo.notes_fold"), "attention_notes"):
         with box:
             sentence_notes_body()
 

@@ -27,7 +27,7 @@ def main() -> None:
         r"p(\text{next}) &= \mathrm{softmax}(\mathrm{LN}(x)\, W_{out} + b_{out}) \end{aligned}"
     )
     terms("embedding", "residual", "layernorm", "head")
-    if box := fold(t("ui.fold.details"), "capstone_training"):
+    if box := fold(t("capstone.pieces.training_fold"), "capstone_training"):
         with box:
             st.markdown(t("capstone.pieces.training", clip=num(Config().clip_norm or 0.0, 0)))
             st.latex(r"\mathcal{L} = -\frac{1}{N} \sum_{i=1}^{N} \log p_\theta(t_{i+1} \mid t_1, \dots, t_i)")

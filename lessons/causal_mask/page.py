@@ -49,7 +49,7 @@ def why_section() -> None:
     n = len(DECODER.tokens)
     st.markdown(t("causal_mask.why.body", n=n, pairs=n - 1, sentence=" ".join(map(gloss, DECODER.tokens))))
     terms("training", "token")
-    if box := fold(t("ui.fold.details"), "causal_mask_why"):
+    if box := fold(t("causal_mask.why.fold"), "causal_mask_why"):
         with box:
             context, answer = parts.pairs_table(DECODER.tokens)[1]
             st.markdown(t("causal_mask.why.copy", token=gloss(context[-1]), answer=gloss(answer)))
@@ -134,7 +134,7 @@ def mask_demo() -> None:
         views.explorer_bars(view)
     st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
     views.explorer_details(view, "cm", fold_map=True)
-    if box := fold(t("ui.fold.details"), "causal_mask_gather"):
+    if box := fold(t("causal_mask.pronoun.gather_fold"), "causal_mask_gather"):
         with box:
             st.markdown(
                 t(
@@ -168,7 +168,7 @@ def pronoun_intro() -> None:
         )
     )
     st.caption(t("ui.hand_made"))
-    if box := fold(t("ui.fold.details"), "causal_mask_window"):
+    if box := fold(t("causal_mask.pronoun.window_fold"), "causal_mask_window"):
         with box:
             st.markdown(t("causal_mask.pronoun.window_body"))
 

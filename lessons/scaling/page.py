@@ -149,7 +149,7 @@ def predict_doubling() -> None:
 def temperature_intro() -> None:
     """4. Divide by √d_k, then tune with the temperature: what the section rests on."""
     st.header(t("scaling.temperature.header"))
-    if box := fold(t("ui.fold.details"), "scaling_temperature"):
+    if box := fold(t("scaling.temperature.fold"), "scaling_temperature"):
         with box:
             st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))
     st.latex(r"\mathrm{softmax}\!\left(\frac{q \cdot k}{\sqrt{d_k}\;T}\right)")
