@@ -131,6 +131,17 @@ def browser():
         b.close()
 
 
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def phone(browser):
+    """A page in a phone-sized window (390 × 844), closed after the test."""
+    context = browser.new_context(viewport=PHONE)
+    yield context.new_page()
+    context.close()
+
+
 class JapaneseBrowser:
     """The browser, whose new contexts say Japanese (navigator.language "ja-JP")
     unless a test asks for another locale: Playwright's default is "en-US",

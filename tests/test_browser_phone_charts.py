@@ -18,13 +18,6 @@ from course_app.i18n import LANGS
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    yield context.new_page()
-    context.close()
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_no_chart_is_wider_than_its_box_on_a_phone(phone, app_url, lang):
     wide, seen = [], 0

@@ -24,13 +24,6 @@ PHONE_MAX = 6000
 NOT_A_PATH = {"glossary"}
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    yield context.new_page()
-    context.close()
-
-
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_lesson_fits_a_phone_with_its_folds_closed(phone, app_url, lang):
     heights = {}

@@ -58,13 +58,6 @@ def test_a_fresh_browser_starts_with_no_progress(browser, app_url):
         context.close()
 
 
-@pytest.fixture
-def phone(browser):
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    yield context.new_page()
-    context.close()
-
-
 def test_choosing_a_lesson_on_a_phone_closes_the_menu(phone, app_url):
     from playwright.sync_api import expect
 
