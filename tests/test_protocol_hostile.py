@@ -43,6 +43,7 @@ class Attacker(StreamlitSession):
 
     def open(self, page: str, query: str) -> float:
         self.element_ids: list[str] = []
+        self.opened: list[str] = []  # the folds this session opened (open_folds)
         seconds = super().open(page, query)
         self.send_states({})  # once more, reading every element's id this time
         return seconds
@@ -55,7 +56,7 @@ class Attacker(StreamlitSession):
         self.opened = folds
 
     def send_states(self, changes: dict, fragment_id: str = "") -> dict:
-        return self._send(changes | {i: _bool(True) for i in getattr(self, "opened", ())}, fragment_id)
+        return self._send(changes | {i: _bool(True) for i in self.opened}, fragment_id)
 
     def _send(self, changes: dict, fragment_id: str = "") -> dict:
         """A rerun with every known widget's state, ``changes`` (id -> a function
