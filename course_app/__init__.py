@@ -29,11 +29,13 @@ from course_app.page import (
 from course_app.ranking import top_text
 from course_app.study import anchor, progress_panel, terms
 from course_app.url_state import bound, shown_choice
+from course_app.views import MAIN_FIGURE
 
 wire_guard.install()  # what any client may send over the websocket: see course_app/wire_guard.py
 
 __all__ = [
     "LESSONS",
+    "MAIN_FIGURE",
     "TERMS",
     "anchor",
     "bound",

@@ -40,8 +40,11 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # 768 px); a wider screen has the sidebar's. A link in the page (the home
 # page's course map) wraps instead of being cut with an ellipsis on a phone.
 # On a phone an open fold takes the page's whole width (no side border nor
-# padding), as its charts need it; on a wider screen a figure column marked
-# sticky stays in view beside its controls. The uploader's size
+# padding), as its charts need it. A figure column marked sticky stays in
+# view while the learner moves the controls beside it (a wide screen) or below
+# it (a phone, where the figure stays pinned under the top bar, on the theme's
+# background (.streamlit/config.toml's two themes), until the controls have
+# scrolled past). The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
 # (see browser.py).
@@ -57,8 +60,14 @@ NARROW_SCREEN_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] p { color: inherit; }
 .st-key-browser_bridge { display: none; }
 @media (min-width: 768px) { .st-key-lang_choice_top { display: none; } }
-@media (min-width: 641px) {
-  [data-testid="stColumn"]:has(.st-key-sticky_figure) { position: sticky; top: 4rem; align-self: flex-start; }
+[data-testid="stColumn"]:has(.st-key-sticky_figure) { position: sticky; top: 4rem; align-self: flex-start; }
+@media (max-width: 640px) {
+  [data-testid="stColumn"]:has(.st-key-sticky_figure) {
+    top: 3.75rem; z-index: 3; background-color: #ffffff; box-shadow: 0 1px 0 rgba(128, 128, 128, 0.35);
+  }
+}
+@media (max-width: 640px) and (prefers-color-scheme: dark) {
+  [data-testid="stColumn"]:has(.st-key-sticky_figure) { background-color: #12161c; }
 }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {

@@ -17,6 +17,11 @@ from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from lesson_core.attention import AttentionResult
 from lesson_core.rounding import fixed_array
 
+# The key of the container that holds a lesson's central figure, the chart its
+# controls change (the attention explorer's is "sticky_figure"): the browser
+# test that keeps each figure on screen with its controls finds it by this key.
+MAIN_FIGURE = "main_figure"
+
 
 def kept(widget, in_url: bool, *args, **kwargs):
     """Create ``widget`` kept in the URL (checked by url_state.bound: a reload or

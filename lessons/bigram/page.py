@@ -4,7 +4,20 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from course_app import fold, gloss, lesson_end, md_escape, num, page_start, pct, t, terms, try_this, vec
+from course_app import (
+    MAIN_FIGURE,
+    fold,
+    gloss,
+    lesson_end,
+    md_escape,
+    num,
+    page_start,
+    pct,
+    t,
+    terms,
+    try_this,
+    vec,
+)
 from lesson_core import equal_average
 from lesson_core.bigram import blind_spot, compare_prefix, follows, total_variation
 from lesson_core.examples import CAT_WA, CHAPTER, CORPUS, DOG_WA
@@ -90,7 +103,8 @@ def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
     comp = compare_prefix(sentences, prefix)
     last = md_escape(gloss(prefix[-1]))
     st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=last))
-    parts.compare_bars(comp)
+    with st.container(key=MAIN_FIGURE):
+        parts.compare_bars(comp)
     st.markdown(
         t(
             "bigram.lab.numbers",

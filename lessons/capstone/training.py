@@ -28,7 +28,7 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import num, t
+from course_app import MAIN_FIGURE, num, t
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import Config, TrainResult, train
 from lessons.capstone import curve
@@ -121,7 +121,7 @@ def _train_live(config: Config) -> TrainResult:
     """Train with a progress bar and a loss chart, redrawn every REDRAW_SECONDS
     (each redraw is also where Streamlit may stop the run)."""
     bar = st.progress(0.0, text=t("capstone.train.starting"))
-    chart = st.empty()
+    chart = st.container(key=MAIN_FIGURE).empty()
     with chart:
         curve.loss_chart(np.zeros(0), config.steps)
     losses: list[float] = []
@@ -162,7 +162,8 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
         remember(result)
         st.session_state[RUNS] = st.session_state.get(RUNS, 0) + 1
     else:
-        curve.loss_chart(result.losses, config.steps)
+        with st.container(key=MAIN_FIGURE):
+            curve.loss_chart(result.losses, config.steps)
         st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
     curve.reference_caption()
     curve.training_status(result)

@@ -3,7 +3,19 @@
 import numpy as np
 import streamlit as st
 
-from course_app import fold, gloss, lesson_end, page_start, pct, section_start, t, terms, try_this, views
+from course_app import (
+    MAIN_FIGURE,
+    fold,
+    gloss,
+    lesson_end,
+    page_start,
+    pct,
+    section_start,
+    t,
+    terms,
+    try_this,
+    views,
+)
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import DECODER, PRONOUN, PRONOUN_QUERY
@@ -124,7 +136,7 @@ def fill_body() -> None:
 def mask_demo() -> None:
     """4. Three masks on example C: none, causal, or a sliding window, for any query."""
     pronoun_intro()
-    chart = st.container()  # the bars first, their controls just below
+    chart = st.container(key=MAIN_FIGURE)  # the bars first, their controls just below
     query, kind, window, temperature = parts.mask_controls(PRONOUN.tokens, IT)
     allowed = parts.allowed_by(kind, N_C, window)
     c = attention(PRONOUN.queries, KV, KV, mask=allowed, temperature=temperature)

@@ -3,7 +3,18 @@
 import numpy as np
 import streamlit as st
 
-from course_app import fold, gloss, lesson_end, page_start, pct, section_start, t, terms, try_this
+from course_app import (
+    MAIN_FIGURE,
+    fold,
+    gloss,
+    lesson_end,
+    page_start,
+    pct,
+    section_start,
+    t,
+    terms,
+    try_this,
+)
 from lesson_core import causal_mask
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
 from lesson_core.multihead import (
@@ -69,7 +80,7 @@ def heads_demo() -> None:
     Above the chart, the learner first predicts where the look-back head sends
     それ (at the k chosen below), then reads the answer."""
     predict_area = st.container()  # the prediction first, before the chart that answers it
-    bars_area = st.container()  # the chart, then the two controls that change it right below
+    bars_area = st.container(key=MAIN_FIGURE)  # the chart, then the two controls that change it right below
     query = parts.query_select(TOKENS, IT)
     offset = parts.offset_select(N)
     heads = hand_made_heads(offset)

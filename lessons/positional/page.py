@@ -5,7 +5,7 @@ layers recover some of it); sinusoidal marks."""
 import numpy as np
 import streamlit as st
 
-from course_app import fold, gloss, lesson_end, num, page_start, section_start, t, try_this
+from course_app import MAIN_FIGURE, fold, gloss, lesson_end, num, page_start, section_start, t, try_this
 from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_ORDER, WORD_ORDER_EMBEDDINGS
 from lesson_core.positional import (
     GPT2_POSITIONS,
@@ -127,7 +127,7 @@ def formula_section() -> None:
 @st.fragment
 def explorer() -> None:
     """3. The encoding explorer: positions and dimensions of the learner's choice."""
-    waves_area = st.container()  # the waves first, their controls right below them
+    waves_area = st.container(key=MAIN_FIGURE)  # the waves first, their controls right below them
     n, d = parts.size_controls()
     try:
         view = encoding_explorer(n, d)

@@ -4,6 +4,7 @@ import numpy as np
 import streamlit as st
 
 from course_app import (
+    MAIN_FIGURE,
     bound,
     fold,
     gloss,
@@ -53,7 +54,7 @@ def main() -> None:
 @st.fragment
 def growth_demo() -> None:
     """1. Dot products spread out like √d_k: the spread for a d_k of the learner's choice."""
-    chart = st.container()  # the chart first, its controls just below it (phones stack them so)
+    chart = st.container(key=MAIN_FIGURE)  # the chart first, its controls just below it
     left, right = st.columns(2)
     d_k = bound(left.select_slider, t("scaling.growth.dk_label"), parts.D_KS, GPT2_D_HEAD, key="sc_dk")
     dk_seed = bound(

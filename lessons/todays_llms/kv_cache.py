@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from course_app import bound, charts, fold, gloss, md_escape, shown_choice, t, t_count, views
+from course_app import MAIN_FIGURE, bound, charts, fold, gloss, md_escape, shown_choice, t, t_count, views
 from lesson_core import causal_mask
 from lesson_core.examples import CORPUS
 from lesson_core.kv_cache import (
@@ -98,9 +98,10 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
         )
     )
     weights = gen.run.weights[:step, 0, 0, :step]
-    views.weights_map(
-        list(tokens), weights, causal_mask(step), t_count("todays_llms.cache.alt", step, n=step)
-    )
+    with st.container(key=MAIN_FIGURE):
+        views.weights_map(
+            list(tokens), weights, causal_mask(step), t_count("todays_llms.cache.alt", step, n=step)
+        )
     st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
     ops = operation_counts(step, model.config.d_model, model.config.n_blocks)
     st.markdown(
