@@ -1,5 +1,6 @@
 """Layer 3: the lesson on today's LLMs through AppTest, in both languages."""
 
+import json
 import re
 
 import numpy as np
@@ -166,6 +167,25 @@ def test_long_context_extremes(n):
     assert len(timing) == 2 * len(sizes)  # the exact count and the measured time
     ops = timing[timing["series_order"] == 0]
     assert ops["y"].tolist() == pytest.approx([(s / 64) ** 2 for s in sizes])
+
+
+@pytest.mark.parametrize("n", [128, 512, 2048])
+def test_the_timing_chart_spans_the_measured_lengths_only(n):
+    """The log x axis runs from the first measured length to the last, ticked at
+    each (left to Vega, it ran from 10 to 1,000 for lengths 64 to 512)."""
+    at = open_page(PAGE, "en")
+    at.select_slider(key="llm_long_n").set_value(n).run()
+    for chart in at.get("vega_lite_chart"):
+        spec = json.loads(chart.proto.spec)
+        x = spec.get("encoding", {}).get("x", {})
+        if x.get("scale", {}).get("type") == "log":
+            break
+    else:
+        raise AssertionError("no chart with a log x axis")
+    data = next(f for f in chart_frames(at) if "x" in f and f["x"].max() == n)
+    lengths = sorted(set(data["x"]))
+    assert x["scale"]["domain"] == [lengths[0], lengths[-1]] == [64, n]
+    assert x["axis"]["values"] == lengths
 
 
 @pytest.mark.parametrize("masked", [False, True])

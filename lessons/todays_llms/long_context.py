@@ -77,6 +77,7 @@ def growth_chart(timing: Timing, n: int) -> None:
         log_x=True,
         log_y=True,
         height=240,
+        x_ticks=tuple(timing.sizes),  # the measured lengths, and the axis from the first to the last
     )
     series = {
         t("todays_llms.long.series_ops", d=TIMING_D): ops / ops[0],
