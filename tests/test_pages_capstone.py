@@ -496,3 +496,14 @@ def test_the_learner_predicts_cat_from_dog_before_it_is_told(lang, seed):
         assert shown in text and verdict[0 if tells else 1] in text and verdict[1 if tells else 0] not in text
         assert text.startswith(right if (guess == 0) == tells else wrong)
         assert dict(at.query_params) == url
+
+
+def test_a_trained_page_numbers_its_sections_one_by_one(lang):
+    """After a run, the sections that appear (3 to 5) follow 1 and 2 with no gap."""
+    at = train_on_page(open_page(PAGE, lang), SHORT)
+    numbers = sorted(
+        int(m.group(1))
+        for text in [h.value for h in at.header] + [e.label for e in at.expander]
+        if (m := re.match(r"(\d+)\. ", text))
+    )
+    assert numbers == [1, 2, 3, 4, 5]

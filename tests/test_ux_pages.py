@@ -1,8 +1,11 @@
 """The learner's experience through AppTest: Japanese typed without spaces,
 starting vectors of new words, the sidebar's counts, the share link."""
 
+import re
+
 import numpy as np
-from conftest import assert_clean, chart_frames, open_page
+import pytest
+from conftest import ROOT, assert_clean, chart_frames, open_page
 
 from course_app.page import SHARE_KEY
 
@@ -73,3 +76,24 @@ def test_a_shared_view_carries_no_progress():
     link = [code.value for code in at.code][-1]
     assert "at_temp=1.3" in link and "lang=en" in link
     assert "p=" not in link.replace("temp=", "") and "at.1.0" not in link
+
+
+NOT_LESSONS = ("glossary", "teacher")
+LESSON_PAGES = sorted(
+    str(p.relative_to(ROOT)) for p in (ROOT / "pages").glob("*.py") if not p.stem.endswith(NOT_LESSONS)
+)
+
+
+def section_numbers(at) -> list[int]:
+    """The numbers that open the page's headers and fold labels ("2. …"), in order."""
+    labels = [h.value for h in at.header] + [e.label for e in at.expander]
+    return sorted(int(m.group(1)) for text in labels if (m := re.match(r"(\d+)\. ", text)))
+
+
+@pytest.mark.parametrize("path", LESSON_PAGES)
+def test_the_sections_a_page_shows_are_numbered_one_by_one(path, lang):
+    """What the learner sees (folds closed) counts 1, 2, 3 … with no gap: a
+    numbered section inside a fold, or one that appears only after training,
+    would leave one (scaling went 1, 2, 4; the capstone 1, 2, 6)."""
+    numbers = section_numbers(open_page(path, lang))
+    assert numbers == list(range(1, len(numbers) + 1)), numbers

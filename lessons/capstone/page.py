@@ -42,7 +42,7 @@ def main() -> None:
 
 
 def real_gpt() -> None:
-    """6. This model and a real GPT: what one head can and cannot do, what is the same."""
+    """Going further, this model and a real GPT: what one head can and cannot do, what is the same."""
     one = heads_check(1)  # trained once per server process, then kept (only once opened)
     st.markdown(
         t(

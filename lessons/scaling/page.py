@@ -100,7 +100,7 @@ def onehot_body() -> None:
     with chart:
         parts.compare_chart(pair)
     parts.compare_result(pair, softmax_at_spreads(z, [SPREAD_MAX]))
-    # 3. a deep dive: the whole section is a fold named after its header
+    # going further: the whole section is a fold named after its header
     if box := fold(t("scaling.gradient.header"), "scaling_gradient_section", icon=":material/unfold_more:"):
         with box:
             st.markdown(t("scaling.gradient.body"))
@@ -148,7 +148,7 @@ def predict_doubling() -> None:
 
 
 def temperature_intro() -> None:
-    """4. Divide by √d_k, then tune with the temperature: what the section rests on."""
+    """3. Divide by √d_k, then tune with the temperature: what the section rests on."""
     st.header(t("scaling.temperature.header"))
     if box := fold(t("scaling.temperature.fold"), "scaling_temperature"):
         with box:
@@ -161,7 +161,7 @@ def temperature_intro() -> None:
 
 @st.fragment
 def temperature_demo() -> None:
-    """4. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
+    """3. Divide by √d_k, then tune with the temperature: example C's weights for それ."""
     predict_doubling()
     chart = st.container()
     temperature = views.temperature_slider("sc_temp")
