@@ -44,7 +44,8 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # view while the learner moves the controls beside it (a wide screen) or below
 # it (a phone, where the figure stays pinned under the top bar, on the theme's
 # background (.streamlit/config.toml's two themes), until the controls have
-# scrolled past). The uploader's size
+# scrolled past). On a touch screen, which cannot hover, a code block's copy
+# button (the share link's) is always shown. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
 # (see browser.py).
@@ -59,6 +60,11 @@ NARROW_SCREEN_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] { color: color-mix(in srgb, currentColor 80%, transparent); }
 .stApp [data-testid="stCaptionContainer"] p { color: inherit; }
 .st-key-browser_bridge { display: none; }
+@media (hover: none) {
+  [data-testid="stCode"] :is(:has(button[kind="elementToolbar"]), button[kind="elementToolbar"]) {
+    opacity: 1; visibility: visible;
+  }
+}
 @media (min-width: 768px) { .st-key-lang_choice_top { display: none; } }
 [data-testid="stColumn"]:has(.st-key-sticky_figure) { position: sticky; top: 4rem; align-self: flex-start; }
 @media (max-width: 640px) {

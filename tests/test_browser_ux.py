@@ -169,3 +169,30 @@ def test_the_page_follows_a_light_or_dark_device(browser, app_url, scheme):
         assert bright is (scheme == "dark"), caption
     finally:
         context.close()
+
+
+COPY_BUTTON_SHOWN = """() => {
+  const button = document.querySelector('[data-testid="stCode"] button[kind="elementToolbar"]');
+  if (!button) return null;
+  const chain = [];
+  for (let e = button; e && e.dataset.testid !== 'stCode'; e = e.parentElement) chain.push(e);
+  const shown = (e) => getComputedStyle(e).opacity === '1' && getComputedStyle(e).visibility === 'visible';
+  return chain.every(shown);
+}"""
+
+
+@pytest.mark.parametrize("touch", [True, False], ids=["touch", "mouse"])
+def test_the_share_links_copy_button_shows_on_a_touch_screen(browser, app_url, touch):
+    """A touch screen cannot hover, so the share link's copy button is always
+    shown there; with a mouse it appears on hover, as Streamlit draws it."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=touch, is_mobile=touch)
+    page = context.new_page()
+    open_app(page, f"{app_url}/scaling?lang=en")
+    share = page.locator(".st-key-share_view button").first
+    share.scroll_into_view_if_needed()
+    share.tap() if touch else share.click()
+    page.wait_for_selector('[data-testid="stCode"]', timeout=30_000)
+    page.mouse.move(0, 0)  # no pointer over the code block
+    page.wait_for_timeout(300)
+    assert page.evaluate(COPY_BUTTON_SHOWN) is touch
+    context.close()
