@@ -4,7 +4,7 @@ no iframe, no build step):
 
 - ``<html lang>`` follows the chosen language, so screen readers read
   Japanese as Japanese and the browser picks Japanese fonts;
-- a few repairs of what Streamlit draws (see _JS), among them keeping a
+- a few repairs of what Streamlit draws or does (see _JS), among them keeping a
   glossary term at the top when a look-up's link opens the page at it;
 - the progress is kept in the browser's local storage as well as in the URL
   (?p=), so opening the app again from its plain address in the same browser
@@ -51,6 +51,17 @@ export default function (component) {
   root.style.setProperty("--upload-label", JSON.stringify(data.upload_label || ""));
   window.__attentionLessons = { uploadLabel: data.upload_label || "" };
   if (!window.__attentionLessonsObserver) {
+    // Streamlit pushes a history entry whenever the app changes the query
+    // string (the progress ?p=, a value put back in range), so a typed or
+    // shared address got one or two entries more and Back stayed on the
+    // lesson. A new query on the same page replaces the entry instead; a
+    // change of page still adds one.
+    const pushState = history.pushState.bind(history);
+    history.pushState = (state, unused, url) => {
+      const next = url == null ? location : new URL(url, location.href);
+      if (next.pathname === location.pathname) return history.replaceState(state, unused, url);
+      return pushState(state, unused, url);
+    };
     // Arriving at a term's anchor (/glossary#dot-product from a look-up):
     // Streamlit scrolls to the heading as it mounts, but what stands above it
     // can still grow afterwards (fonts, formulas, a slow first run), leaving

@@ -196,3 +196,31 @@ def test_the_share_links_copy_button_shows_on_a_touch_screen(browser, app_url, t
     page.wait_for_timeout(300)
     assert page.evaluate(COPY_BUTTON_SHOWN) is touch
     context.close()
+
+
+def test_back_leaves_a_lesson_whose_progress_changed_the_url(page, app_url):
+    """The app writes the progress into the URL (?p=) as the learner visits and
+    answers; each write replaces the page's history entry, so Back goes to the
+    page before (Streamlit pushes a new entry for each, and Back stayed)."""
+    from playwright.sync_api import expect
+
+    from course_app import course
+    from course_app.i18n import catalog
+
+    en, lesson = catalog("en"), course.BY_ID["bigram"]
+    question = lesson.quizzes[0]
+    base = f"bigram.quiz.{question.id}"
+    open_app(page, f"{app_url}/?lang=en")
+    page.wait_for_timeout(1500)  # the browser bridge has loaded
+    menu = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')
+    menu.filter(has_text=en["bigram.menu"]).first.click()
+    expect(page).to_have_url(re.compile(r"/bigram\?.*p=bg\.0+\.0+"), timeout=30_000)  # the visit
+    page.wait_for_selector(IDLE)
+    choices = page.get_by_role("radiogroup", name=en[f"{base}.question"])
+    choices.get_by_text(en[f"{base}.options"][question.answer], exact=True).click()
+    expect(page).to_have_url(re.compile(r"p=bg\.0+\.10*(&|$)"), timeout=30_000)  # the answer
+    page.wait_for_selector(IDLE)
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"/\?lang=en$"), timeout=30_000)
+    title = page.get_by_role("heading", name=re.compile(re.escape(en["home.title"])))
+    expect(title.first).to_be_visible(timeout=30_000)  # drawn again
