@@ -765,3 +765,13 @@ def test_a_share_map_says_its_tooltip_in_percent_like_its_legend(build):
         ["a"], ["x", "y"], np.array([[0.5, -1.25]]), np.array([["0.50", "-1.25"]]), diverging=True
     )
     assert list(signed.to_pandas()["tip"]) == ["0.50", "-1.25"]  # a signed value: no legend in %
+
+
+def test_heatmap_cells_are_parted_by_the_page_background_not_a_white_line():
+    """A white border glared on the dark theme: the cells stand apart by a gap in
+    the band scales instead, through which the page's own background shows."""
+    for spec in (heatmap(), charts.sized_heatmap_spec(charts.MapTitles(*TITLES, "grey = hidden"), 6)):
+        layers = spec["layer"]
+        assert not [layer for layer in layers if layer.get("mark", {}).get("stroke") == "white"]
+        cells = layers[0]["encoding"]
+        assert cells["x"]["scale"]["paddingInner"] > 0 and cells["y"]["scale"]["paddingInner"] > 0

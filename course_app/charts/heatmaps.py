@@ -37,6 +37,10 @@ DARK_TEXT_FROM = 0.75
 # Room at the right of a wide map for its last column's tilted label: at most
 # 150 px long at 40°, it reaches 150 · cos 40° ≈ 115 px right.
 LAST_LABEL_ROOM = 120
+# The cells stand apart by this share of a cell's width and height, a gap that
+# shows the page's own background, light or dark (a white border glared on the
+# dark theme).
+CELL_GAP = 0.05
 
 # The height of a row of a heatmap sized by its rows (``sized_heatmap_spec``),
 # and the least height of such a map (a laptop's chart needs 120 px of plot).
@@ -108,6 +112,7 @@ def _columns(titles: MapTitles, labels: Labels) -> alt.X:
         "col:N",
         title=titles.x if titles.on_axes else None,
         sort=alt.EncodingSortField("col_i"),
+        scale=alt.Scale(paddingInner=CELL_GAP),
         axis=alt.Axis(
             orient="top",
             labelAngle=angle,
@@ -123,7 +128,11 @@ def _rows(titles: MapTitles, labels: Labels) -> alt.Y:
     """The rows, the first on top."""
     axis = alt.Undefined if labels.row_limit is None else alt.Axis(labelLimit=expr_or(labels.row_limit))
     return alt.Y(
-        "row:N", title=titles.y if titles.on_axes else None, sort=alt.EncodingSortField("row_i"), axis=axis
+        "row:N",
+        title=titles.y if titles.on_axes else None,
+        sort=alt.EncodingSortField("row_i"),
+        scale=alt.Scale(paddingInner=CELL_GAP),
+        axis=axis,
     )
 
 
@@ -151,9 +160,7 @@ def _colour(titles: MapTitles, diverging: bool, legend: bool | str) -> alt.Color
 def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cells, selectable: bool) -> list:
     """The cells, their text (white on dark cells) and the chosen row's frame."""
     tooltip = tooltips(("row:N", titles.y), ("col:N", titles.x), ("tip:N", titles.colour))
-    rects = (
-        alt.Chart().mark_rect(stroke="white", strokeWidth=1).encode(x=x, y=y, color=colour, tooltip=tooltip)
-    )
+    rects = alt.Chart().mark_rect().encode(x=x, y=y, color=colour, tooltip=tooltip)
     if selectable:
         rects = rects.add_params(alt.selection_point(name="pick", fields=["row_i"], on="click"))
     text = (
