@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -19,9 +20,17 @@ from course_app.classroom import store
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / ".ci" / "postgres.sh"
-# One server per pytest-xdist worker (gw0, gw1, ...), each on its own port.
-WORKER = int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
-PG_PORT = int(os.environ.get("CLASSROOM_PG_PORT", "5440")) + WORKER
+
+
+def server_port() -> int:
+    """A port for this session's server: $CLASSROOM_PG_PORT (plus the pytest-xdist
+    worker's number) when set, else one that is free now, so that a server left
+    running by an interrupted run, or another test run on the machine, is no obstacle."""
+    if given := os.environ.get("CLASSROOM_PG_PORT"):
+        return int(given) + int(os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw") or 0)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 class Server:
@@ -29,11 +38,12 @@ class Server:
 
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="classroom-pg-")
+        self.port = server_port()  # kept: a server started again is found at the same URL
         self.url = self.start()
 
     def start(self) -> str:
         done = subprocess.run(
-            ["bash", str(SCRIPT), "start", self.dir, str(PG_PORT)], capture_output=True, text=True
+            ["bash", str(SCRIPT), "start", self.dir, str(self.port)], capture_output=True, text=True
         )
         if done.returncode:
             raise RuntimeError(done.stderr)

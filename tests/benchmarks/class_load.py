@@ -45,7 +45,7 @@ ROOT = HERE.parent.parent
 sys.path[:0] = [str(ROOT), str(HERE.parent), str(HERE)]
 
 import sqlalchemy as sa
-from classroom import Servers, fmt, free_port, loadavg, run_locust
+from classroom import Servers, fmt, loadavg, run_locust
 from streamlit_protocol import QUIZ, TASK, VISIT, lesson_pages
 
 from course_app.classroom import store
@@ -125,7 +125,6 @@ def database(kind: str):
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         return
-    os.environ.setdefault("CLASSROOM_PG_PORT", str(free_port()))  # never the tests' port (read on import)
     from classroom_db import Server
 
     server = Server()
