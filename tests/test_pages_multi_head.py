@@ -275,3 +275,19 @@ def test_shapes_table_does_not_use_h_for_one_head(lang):
     assert not any("⁽ʰ⁾" in f or "Q_h" in f or "head_h =" in f for f in formulas)
     assert "head h" not in meanings and "ヘッド h" not in meanings
     assert ("1 つのヘッド" if lang == "ja" else "one head's") in meanings
+
+
+def test_every_map_glosses_its_rows_in_english(lang):
+    """The heads' maps, the concatenation and the output name each row's token
+    with its gloss in English ("それ (it)"), as the bar chart does."""
+    from conftest import open_folds
+
+    from course_app.i18n import catalog
+
+    at = open_folds(open_page(PAGE, lang))
+    maps = [f for f in frames(at) if "row" in f]
+    assert len(maps) >= 5, len(maps)  # two hand-made heads, the run's heads, concat, output
+    glossed = catalog("en")["gloss.それ"]
+    for frame in maps:
+        rows = list(dict.fromkeys(frame["row"]))
+        assert rows[IT] == (f"それ ({glossed})" if lang == "en" else "それ"), rows

@@ -19,14 +19,15 @@ MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back
 def narrow_weights_map(
     tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, alt_text: str
 ) -> None:
-    """views.weights_map for half a page's width: bare tokens on both axes (the
-    glosses are on the bar chart above), column labels tilted."""
+    """views.weights_map for half a page's width: the rows glossed (in English),
+    the columns bare tokens, tilted, so that ten of them fit."""
     spec = charts.heatmap_spec(  # ten tokens fit in a half-width column (two heads side by side)
         charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), t("ui.masked_legend")),
         28 * len(tokens),
         labels=charts.Labels(angle=-45, align="left", baseline="middle"),
     )
-    charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
+    rows = [gloss(tok) for tok in tokens]
+    charts.show(charts.weights_frame(rows, list(tokens), weights, allowed), spec, alt_text)
 
 
 def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
@@ -270,12 +271,12 @@ def head_tabs(tokens: Sequence[str], run: MultiHeadRun, allowed: np.ndarray) -> 
 def matrix_heatmap(
     tokens: Sequence[str], values: np.ndarray, cols: Sequence[str], x_key: str, alt: str
 ) -> None:
-    """A small signed matrix (rows = tokens) with its value in every cell."""
+    """A small signed matrix (rows = tokens, glossed in English) with its value in every cell."""
     titles = charts.MapTitles(t(x_key), t("ui.col.token"), t("multi_head.run.value"))
     labels = charts.Labels(tilt_below=44)  # tilted where the columns are narrow (a phone)
     spec = charts.heatmap_spec(titles, 28 * len(tokens), diverging=True, labels=labels)
     texts = np.vectorize(lambda x: num(x, 2))(values)
-    frame = charts.heatmap_frame(list(tokens), cols, values, texts, diverging=True)
+    frame = charts.heatmap_frame([gloss(tok) for tok in tokens], cols, values, texts, diverging=True)
     charts.show(frame, spec, alt)
 
 
