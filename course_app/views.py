@@ -279,7 +279,7 @@ def weights_map(
             row_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
         ),
         cells=charts.Cells(outline_chosen=chosen is not None),
-        legend=not slanted,  # every cell shows its number: on a phone the width goes to the cells
+        legend="top" if slanted else True,  # long (glossed) labels: the width goes to the cells
         pad_right=70 if slanted else None,
     )
     frame = charts.weights_frame(labels, labels, weights, allowed, chosen_row=chosen)
