@@ -46,24 +46,31 @@ def task_done(at, tid: str) -> bool:
     return f"positional.{tid}" in at.session_state["progress"].tasks
 
 
+def column_named(frame, lang: str):
+    """A table's column by its catalog id (``positional.col.<id>``), as a list."""
+    from course_app.i18n import catalog
+
+    return lambda name: list(frame[catalog(lang)[f"positional.col.{name}"]])
+
+
 def test_order_blindness_tables(lang):
     at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
-    plain, placed = at.dataframe[0].value, at.dataframe[1].value
+    plain, placed = (column_named(at.dataframe[i].value, lang) for i in (0, 1))
     xa, xb = np.array([TOKENS[t] for t in A]), np.array([TOKENS[t] for t in B])
     oa, ob = attend(xa), attend(xb)
     swap = [2, 1, 0, 3, 4]  # where each token of sentence 1 sits in sentence 2
     # without positions: the same vector for the same token, only the rows differ
-    assert list(plain.iloc[:, 3]) == [fvec(v) for v in oa]
-    assert list(plain.iloc[:, 4]) == [fvec(v) for v in ob[swap]]
-    assert list(plain.iloc[:, 3]) == list(plain.iloc[:, 4])
-    assert list(plain.iloc[:, 5]) == ["0.000"] * 5
-    assert list(plain.iloc[:, 2]) == swap
+    assert plain("out_a") == [fvec(v) for v in oa]
+    assert plain("out_b") == [fvec(v) for v in ob[swap]]
+    assert plain("out_a") == plain("out_b")
+    assert plain("difference") == ["0.000"] * 5
+    assert plain("pos_b") == swap
     assert fvec(oa[0]) != fvec(ob[0])  # ねこ's output is not in row 0 of sentence 2
     # with positions: the outputs differ for the same token
     qa, qb = attend(xa + pe(5, 4)), attend(xb + pe(5, 4))
     diff = np.abs(qa - qb[swap]).max(axis=1)
-    assert list(placed.iloc[:, 5]) == [fmt(x, 3) for x in diff]
+    assert placed("difference") == [fmt(x, 3) for x in diff]
     assert f"**{fmt(diff.max(), 3)}**" in all_text(at)
     assert f"**{fmt(0.0, 3)}**" in all_text(at)
     # every placeholder filled (LaTeX like d_{model} aside)
@@ -77,12 +84,12 @@ def test_formula_table_and_same_token_table(lang):
     expected = pe(12, 8)
     for pos in (0, 1, 7, 11):
         assert list(table.iloc[pos, 1:]) == [fmt(x, 3) for x in expected[pos]]
-    same = at.dataframe[3].value
+    same = column_named(at.dataframe[3].value, lang)
     # the lesson's worked example: [0.8, 0.2, -0.1, 0.5] + PE(pos) for pos 0, 1, 2 (d_model 4)
     sums = np.array([0.8, 0.2, -0.1, 0.5]) + pe(3, 4)
-    assert list(same.iloc[:, 3]) == [fvec(v) for v in sums]
-    assert same.iloc[0, 3] == "[0.80, 1.20, −0.10, 1.50]"
-    assert len(set(same.iloc[:, 3])) == 3
+    assert same("input") == [fvec(v) for v in sums]
+    assert same("input")[0] == "[0.80, 1.20, −0.10, 1.50]"
+    assert same("position_vector") == [fvec(v) for v in pe(3, 4)]
 
 
 def test_explorer_charts_at_the_defaults(lang):
@@ -228,13 +235,13 @@ def test_causal_mask_switch_shows_which_outputs_change(lang):
     assert ("マスクをかけると" if lang == "ja" else "With the mask,") not in text
     at.toggle(key="pe_mask").set_value(True).run()
     assert_clean(at)
-    plain = at.dataframe[0].value
+    plain = column_named(at.dataframe[0].value, lang)
     oa = masked_attend(np.array([TOKENS[t] for t in A]))
     ob = masked_attend(np.array([TOKENS[t] for t in B]))
     diff = np.abs(oa - ob[[2, 1, 0, 3, 4]]).max(axis=1)
-    assert list(plain.iloc[:, 5]) == [fmt(x, 3) for x in diff]
-    assert list(plain.iloc[:, 5])[3:] == ["0.000", "0.000"]
-    assert all(x != "0.000" for x in list(plain.iloc[:, 5])[:3])
+    assert plain("difference") == [fmt(x, 3) for x in diff]
+    assert plain("difference")[3:] == ["0.000", "0.000"]
+    assert all(x != "0.000" for x in plain("difference")[:3])
     text = all_text(at)
     start = "マスクをかけると" if lang == "ja" else "With the mask,"
     (masked,) = [m.value for m in at.markdown if m.value.strip().startswith(start)]
@@ -248,11 +255,11 @@ def test_causal_mask_switch_shows_which_outputs_change(lang):
     assert changed.count(sep) == 2 and kept.count(sep) == 1
     assert fmt(diff.max(), 3) in text
     # the placed table follows the switch too: attention with X + PE under the mask
-    placed = at.dataframe[1].value
+    placed = column_named(at.dataframe[1].value, lang)
     qa = masked_attend(np.array([TOKENS[t] for t in A]) + pe(5, 4))
     qb = masked_attend(np.array([TOKENS[t] for t in B]) + pe(5, 4))
-    assert list(placed.iloc[:, 5]) == [fmt(x, 3) for x in np.abs(qa - qb[[2, 1, 0, 3, 4]]).max(axis=1)]
-    assert "0.000" not in list(placed.iloc[:, 5])
+    assert placed("difference") == [fmt(x, 3) for x in np.abs(qa - qb[[2, 1, 0, 3, 4]]).max(axis=1)]
+    assert "0.000" not in placed("difference")
 
 
 def test_one_hand_text_says_one_turn_is_not_enough(lang):
@@ -325,3 +332,17 @@ def test_slowest_hand_is_written_with_thousands_grouped(lang):
     text = all_text(at)
     assert f"**{slow:,.1f}**" in text and "," in f"{slow:,.1f}"
     assert f"**{slow:.1f}**" not in text
+
+
+def test_a_phone_sees_each_tables_result_without_scrolling(lang):
+    """A phone (358 px for the table) shows about three columns: the word-order
+    tables put the difference right after the token, and the same-token table
+    has three columns, the input among them."""
+    from course_app.i18n import catalog
+
+    col = catalog(lang)
+    at = open_page(PAGE, lang, folds=True)
+    for i in (0, 1):
+        assert list(at.dataframe[i].value.columns)[1] == col["positional.col.difference"]
+    same = list(at.dataframe[3].value.columns)
+    assert len(same) == 3 and same[-1] == col["positional.col.input"]

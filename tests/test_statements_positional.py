@@ -56,7 +56,7 @@ def test_word_order_sentences_hold_for_mask_and_layers(lang, causal, layers):
     assert_clean(at)
     assert at.toggle(key="pe_mask").value is causal
     diff = differences(causal, layers)
-    assert list(at.dataframe[0].value.iloc[:, 5]) == [fmt(x) for x in diff]
+    assert list(at.dataframe[0].value[catalog(lang)["positional.col.difference"]]) == [fmt(x) for x in diff]
     text = all_text(at)
     msg = catalog(lang)
     if not causal:  # no mask: any number of layers only reorders

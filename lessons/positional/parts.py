@@ -87,15 +87,16 @@ def size_error(err: EncodingSizeError) -> None:
 
 
 def order_table(tokens_a: Sequence[str], tokens_b: Sequence[str], cmp: OrderComparison) -> None:
-    """Both sentences' outputs matched up by token, with their largest difference."""
+    """Both sentences' outputs matched up by token, their largest difference (the
+    result) right after the token, so that a phone shows it without scrolling sideways."""
     frame = pd.DataFrame(
         {
             t("ui.col.token"): [gloss(tok) for tok in tokens_a],
+            t("positional.col.difference"): [num(x, 3) for x in cmp.differences],
             t("positional.col.pos_a"): list(range(len(tokens_a))),
             t("positional.col.pos_b"): [int(j) for j in cmp.match],
             t("positional.col.out_a"): [vec(v) for v in cmp.outputs_a],
             t("positional.col.out_b"): [vec(cmp.outputs_b[j]) for j in cmp.match],
-            t("positional.col.difference"): [num(x, 3) for x in cmp.differences],
         }
     )
     st.dataframe(frame, hide_index=True)
@@ -110,11 +111,12 @@ def encoding_table(pe: np.ndarray) -> None:
 
 
 def placed_table(placed: PlacedToken) -> None:
-    """The same token at several positions: token + position vector = input."""
+    """The same token at several positions: its vector (said in the text above,
+    the same in every row) + position vector = input; three columns, so that a
+    phone shows the input without scrolling sideways."""
     frame = pd.DataFrame(
         {
             t("positional.col.position"): [str(p) for p in placed.positions],
-            t("positional.col.token_vector"): [vec(placed.token) for _ in placed.positions],
             t("positional.col.position_vector"): [vec(p) for p in placed.position_vectors],
             t("positional.col.input"): [vec(x) for x in placed.inputs],
         }
