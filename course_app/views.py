@@ -21,6 +21,8 @@ from lesson_core.rounding import fixed_array
 # controls change (the attention explorer's is "sticky_figure"): the browser
 # test that keeps each figure on screen with its controls finds it by this key.
 MAIN_FIGURE = "main_figure"
+# The vector editor's column widths, in pixels: a token and four numbers fit a phone.
+EDITOR_TOKEN_PX, EDITOR_NUMBER_PX = 100, 62
 
 
 def kept(widget, in_url: bool, *args, **kwargs):
@@ -323,9 +325,12 @@ def vector_editor(
     names = [t(f"axis.{axis}") for axis in axes]
     frame = pd.DataFrame(np.asarray(start, dtype=float), columns=names)
     frame.insert(0, t("ui.col.token"), distinct_labels(tokens))
-    config = {
-        name: st.column_config.NumberColumn(min_value=-bound, max_value=bound, step=0.1) for name in names
+    config = {  # narrow columns: a phone (358 px) shows the token and all four numbers
+        name: st.column_config.NumberColumn(
+            min_value=-bound, max_value=bound, step=0.1, width=EDITOR_NUMBER_PX
+        )
+        for name in names
     }
-    config[t("ui.col.token")] = st.column_config.TextColumn(disabled=True)
+    config[t("ui.col.token")] = st.column_config.TextColumn(disabled=True, width=EDITOR_TOKEN_PX)
     edited = st.data_editor(frame, key=key, hide_index=True, column_config=config, num_rows="fixed")
     return edited[names].to_numpy(dtype=float, na_value=np.nan)

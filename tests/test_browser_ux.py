@@ -224,3 +224,18 @@ def test_back_leaves_a_lesson_whose_progress_changed_the_url(page, app_url):
     expect(page).to_have_url(re.compile(r"/\?lang=en$"), timeout=30_000)
     title = page.get_by_role("heading", name=re.compile(re.escape(en["home.title"])))
     expect(title.first).to_be_visible(timeout=30_000)  # drawn again
+
+
+EDITOR_OVERFLOW = """() => {
+  const scroller = document.querySelector('[data-testid="stDataFrame"] .dvn-scroller');
+  return scroller ? scroller.scrollWidth - scroller.clientWidth : null;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_playground_vector_editor_fits_a_phone(phone, app_url, lang):
+    """The token and all four numbers of a row, without scrolling the table sideways."""
+    open_app(phone, f"{app_url}/playground?lang={lang}")
+    phone.wait_for_selector('[data-testid="stDataFrame"] .dvn-scroller', timeout=30_000)
+    phone.wait_for_timeout(500)
+    assert phone.evaluate(EDITOR_OVERFLOW) <= 1
