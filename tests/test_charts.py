@@ -662,30 +662,44 @@ def test_sized_heatmaps_grow_with_their_rows_past_the_least_height():
 
 
 @pytest.mark.parametrize("spec", [charts.bar_spec("a", "b"), grouped()])
-def test_values_above_bars_show_only_where_their_bar_leaves_room(spec):
+def test_values_above_bars_are_written_all_or_none(spec):
     (text,) = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["text"]]
     band = "xOffset" if "xOffset" in text["encoding"] else "x"
     assert text["mark"]["fontSize"] == 11
-    # "12.3%" (5 characters) in 11 px text is about 30 px wide: shown on a 40 px bar, not on a 20 px one
-    assert written(text, "12.3%", {band: 40}) and not written(text, "12.3%", {band: 20})
-    assert written(text, "5%", {band: 20})
+    # "12.3%" (5 characters) is about 35 px wide in 11 px text, 29 px in 9 px
+    assert written(text, ["12.3%", "5%"], {band: 40}) == 11
+    assert written(text, ["12.3%", "5%"], {band: 32}) == 9
+    # where the longest cannot be written, its short neighbour is not written either
+    assert written(text, ["12.3%", "5%"], {band: 20}) is None
+    assert written(text, ["5%", "1%"], {band: 20}) == 11
 
 
-def written(text_layer: dict, text: str, bandwidths: dict[str, float]) -> bool:
-    """Whether a text layer's opacity condition draws ``text`` at these band widths
-    (the condition evaluated as Vega would, for its one form)."""
-    opacity = text_layer["encoding"]["opacity"]
-    per_char, room, band = re.fullmatch(
-        r"length\(datum\.text\) \* ([\d.]+) \+ (\d+) <= bandwidth\('(\w+)'\)", opacity["condition"]["test"]
-    ).groups()
-    fits = len(text) * float(per_char) + float(room) <= bandwidths[band]
-    return (opacity["condition"]["value"] if fits else opacity["value"]) == 1
+def written(text_layer: dict, texts: list[str], bandwidths: dict[str, float]) -> int | None:
+    """The font size a text layer writes every one of ``texts`` at, for these
+    band widths, or None when it writes none of them: its transforms and its
+    opacity and size conditions evaluated as Vega would, for their one form."""
+    assert [list(step) for step in text_layer["transform"]] == [["calculate", "as"], ["joinaggregate"]]
+    longest = max(len(text) for text in texts)
+
+    def holds(test: str) -> bool:
+        per_char, room, band = re.fullmatch(
+            r"datum\.longest_text \* ([\d.]+) \+ (\d+) <= bandwidth\('(\w+)'\)", test
+        ).groups()
+        return longest * float(per_char) + float(room) <= bandwidths[band]
+
+    opacity, size = text_layer["encoding"]["opacity"], text_layer["encoding"].get("size")
+    if (opacity["condition"]["value"] if holds(opacity["condition"]["test"]) else opacity["value"]) != 1:
+        return None
+    if size is None:
+        return text_layer["mark"]["fontSize"]
+    return size["condition"]["value"] if holds(size["condition"]["test"]) else size["value"]
 
 
-def test_numbers_in_cells_show_only_where_the_cell_is_wide_enough():
+def test_numbers_in_cells_are_written_all_or_none():
     text = layers(heatmap())[1]
-    assert written(text, "−0.55", {"x": 40}) and not written(text, "−0.55", {"x": 25})
-    assert written(text, "66", {"x": 25})
+    assert written(text, ["−0.55", "66"], {"x": 40}) == 11
+    assert written(text, ["−0.55", "66"], {"x": 25}) is None  # no "66" beside a blank "−0.55"
+    assert written(text, ["66", "7"], {"x": 25}) == 11
 
 
 def test_eight_series_get_eight_colours():

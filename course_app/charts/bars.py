@@ -13,7 +13,7 @@ import pyarrow as pa
 from course_app.charts.base import (
     MASKED_GREY,
     SERIES_COLOURS,
-    fits,
+    fitted_text,
     freeze,
     given,
     headroom,
@@ -24,11 +24,10 @@ from course_app.charts.base import (
 
 
 def value_labels(base: alt.Chart, band: str) -> alt.Chart:
-    """The ``text`` of each bar printed above it, where it fits the width of the
-    bars of the band scale ``band`` ("x", or "xOffset" for grouped bars): on a
-    phone, or with many bars side by side, the values would run together
-    ("3.4%1.5%3.4%"); they stay in the tooltips and on the y axis."""
-    return base.mark_text(dy=-7, fontSize=11).encode(text="text:N", opacity=fits(band, 11))
+    """The ``text`` of each bar printed above it, every bar's or none (see
+    fitted_text: smaller where the longest does not fit at 11 px; on a phone,
+    or with many bars side by side, they stay in the tooltips and on the y axis)."""
+    return fitted_text(base.mark_text(dy=-7, fontSize=11).encode(text="text:N"), band, 11, small=9)
 
 
 def _bar_x(x_title: str, slanted: bool | int) -> alt.X:

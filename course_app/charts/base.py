@@ -119,14 +119,27 @@ def tooltips(*fields: tuple[str, str] | tuple[str, str, str]) -> list[alt.Toolti
     ]
 
 
-def fits(band: str, font_size: int) -> Any:
-    """The opacity of a value written on a bar or in a cell: drawn only where
-    its text fits the width of the band scale ``band`` ("x", or "xOffset" for
-    grouped bars), else left to the tooltip, so that neighbours never run
-    together ("3.4%1.5%3.4%"). A character is taken as 0.6 of the font size
-    wide (digits, "%", "." and "−" are narrower or about that)."""
-    wide = f"length(datum.text) * {0.6 * font_size:g} + 2 <= bandwidth('{band}')"
-    return alt.condition(wide, alt.value(1), alt.value(0))
+def fitted_text(text: alt.Chart, band: str, font_size: int, small: int | None = None) -> alt.Chart:
+    """The ``text`` layer of values written on bars or in cells, all of them or
+    none: at ``font_size`` when the longest fits the width of the band scale
+    ``band`` ("x", or "xOffset" for grouped bars), else at ``small`` when it
+    fits there, else none (they stay in the tooltips). So neighbours never run
+    together ("3.4%1.5%3.4%"), and a tall bar's "65.7%" is never the one left
+    out while its short neighbours are written. A character is taken as 0.6 of
+    the font size wide (digits, "%", "." and "−" are narrower or about that)."""
+
+    def wide(size: int) -> str:
+        return f"datum.longest_text * {0.6 * size:g} + 2 <= bandwidth('{band}')"
+
+    longest = text.transform_calculate(text_length="length(datum.text)").transform_joinaggregate(
+        longest_text="max(text_length)"
+    )
+    shown = alt.condition(wide(small or font_size), alt.value(1), alt.value(0))
+    if small is None:
+        return longest.encode(opacity=shown)
+    return longest.encode(
+        opacity=shown, size=alt.condition(wide(font_size), alt.value(font_size), alt.value(small))
+    )
 
 
 def given(value: Any) -> Any:

@@ -19,7 +19,7 @@ from course_app.charts.base import (
     SEQUENTIAL,
     SERIES_COLOURS,
     expr_or,
-    fits,
+    fitted_text,
     freeze,
     given,
     table,
@@ -171,10 +171,10 @@ def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cel
             y=y,
             text="text:N",
             color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
-            opacity=fits("x", cells.font_size),
             tooltip=tooltip,
         )
     )
+    text = fitted_text(text, "x", cells.font_size, small=cells.font_size - 2)  # every cell's number, or none
     if not cells.outline_chosen:
         return [rects, text]
     outline = (  # one frame across the whole row: a rect with no x spans the width

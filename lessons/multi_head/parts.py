@@ -19,15 +19,17 @@ MAX_OFFSET = 3  # the look-back head can look 1, 2 or 3 tokens back
 def narrow_weights_map(
     tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, alt_text: str
 ) -> None:
-    """views.weights_map for half a page's width: the rows glossed (in English),
-    the columns bare tokens, tilted, so that ten of them fit."""
+    """views.weights_map for half a page's width: bare tokens on both axes (the
+    glosses are on the bar chart above), column labels tilted, the legend on
+    top: the width goes to the cells, so that every cell's number fits, on a
+    phone too."""
     spec = charts.heatmap_spec(  # ten tokens fit in a half-width column (two heads side by side)
         charts.MapTitles(t("ui.col.key_token"), t("ui.col.query"), t("ui.col.weight"), t("ui.masked_legend")),
         28 * len(tokens),
         labels=charts.Labels(angle=-45, align="left", baseline="middle"),
+        legend="top",
     )
-    rows = [gloss(tok) for tok in tokens]
-    charts.show(charts.weights_frame(rows, list(tokens), weights, allowed), spec, alt_text)
+    charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
 
 
 def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
