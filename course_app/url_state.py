@@ -40,6 +40,7 @@ from course_app.streamlit_private import correct_url_value, forget_url_value, ur
 GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
 SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats
 RETRIED = "url_state_retried_{}"  # session flag: this control was just started again
+SHOWN_START = "url_state_shown_start"  # session: {key: index} where each glossed choice started
 _LOGGER = logging.getLogger(__name__)
 NUMERIC = ("slider", "number_input")
 CHOICE = ("select_slider", "selectbox", "radio", "segmented_control", "pills")
@@ -314,13 +315,16 @@ def shown_choice(
     forget_stale_value(kind, spec | {"label": label}, key)
     check_url_value(kind, spec | {"label": label}, key)
     GUARDED.add(key)
-    if key not in st.session_state:  # the first run: the link's choice, else the default
+    starts = st.session_state.setdefault(SHOWN_START, {})
+    if key not in st.session_state:  # no widget yet: it starts at the link's choice, else the default
         linked = st.query_params.get(key)
-        st.session_state[key] = options[url_labels.index(linked) if linked in url_labels else index]
-    # The start is seeded in the session, never passed as index: an index that
-    # changed from the first run to the next would make the widget a new one
-    # (back to its default) if a rerun overtook the first run's state.
-    chosen = widget(label, options, format_func=show, key=key, **kwargs)
+        starts[key] = url_labels.index(linked) if linked in url_labels else index
+    # The start is passed as the widget's index, so the browser draws it from
+    # the first run on (a value seeded in the session instead was sometimes
+    # drawn as the first option while the page used the seeded one), and it
+    # stays the same index for the session: an index that changed from one run
+    # to the next would make the widget a new one, back to its start.
+    chosen = widget(label, options, index=starts.get(key, index), format_func=show, key=key, **kwargs)
     at = options.index(chosen) if chosen in options else index
     keep(key, None if at == index else url_labels[at])
     return options[at]

@@ -239,3 +239,26 @@ def test_the_playground_vector_editor_fits_a_phone(phone, app_url, lang):
     phone.wait_for_selector('[data-testid="stDataFrame"] .dvn-scroller', timeout=30_000)
     phone.wait_for_timeout(500)
     assert phone.evaluate(EDITOR_OVERFLOW) <= 1
+
+
+SHOWN_CHOICE = """(key) => {
+  const input = document.querySelector(`.st-key-${key} input`);
+  return input ? input.value : null;
+}"""
+
+
+@pytest.mark.parametrize(
+    ("query", "shown"),
+    [("lang=ja", "それ"), ("lang=en", "それ (it)"), ("lang=en&mh_query=%E9%AD%9A", "魚 (fish)")],
+)
+def test_a_glossed_choice_shows_what_the_page_uses(browser, app_url, query, shown):
+    """The multi-head query box shows the token the page computes with, from
+    the first draw on, at both sizes: the default それ, or a shared link's
+    choice (it showed 猫, the first option, while the page used それ)."""
+    for width, height in ((1280, 800), (390, 844)):
+        context = browser.new_context(viewport={"width": width, "height": height})
+        page = context.new_page()
+        open_app(page, f"{app_url}/multi_head?{query}")
+        page.wait_for_timeout(1000)  # the bridge's rerun after the first
+        assert page.evaluate(SHOWN_CHOICE, "mh_query") == shown, (width, query)
+        context.close()
