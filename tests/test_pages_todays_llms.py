@@ -186,6 +186,8 @@ def test_the_timing_chart_spans_the_measured_lengths_only(n):
     lengths = sorted(set(data["x"]))
     assert x["scale"]["domain"] == [lengths[0], lengths[-1]] == [64, n]
     assert x["axis"]["values"] == lengths
+    y = spec["encoding"]["y"]  # ticked where the exact count is: × 1, 4, 16 …
+    assert y["axis"]["values"] == [(length / 64) ** 2 for length in lengths]
 
 
 @pytest.mark.parametrize("masked", [False, True])

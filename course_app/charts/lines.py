@@ -43,18 +43,22 @@ def line_spec(
     *,
     x_domain: tuple[float, float] | None = None,
     x_ticks: tuple[float, ...] = (),
+    y_ticks: tuple[float, ...] = (),
 ) -> dict:
     """Lines of ``y`` over ``x``, one per ``series`` (colour-blind-safe colours,
     legend below). Frame: ``line_frame``. ``x_domain`` (a (low, high) tuple)
     fixes the x axis' range instead of fitting it to the data; ``x_ticks`` (two
     or more) puts the ticks there, and the axis runs from the first to the last
-    (a log axis is otherwise rounded out to powers of ten: 10 to 1,000 for 64 to 512)."""
+    (a log axis is otherwise rounded out to powers of ten: 10 to 1,000 for 64 to 512);
+    ``y_ticks`` (two or more) puts the y ticks there only (a log axis otherwise
+    ticks at 1, 3, 5, 20, 40, 100 …)."""
     if len(x_ticks) > 1 and x_domain is None:
         x_domain = (x_ticks[0], x_ticks[-1])
     x_scale = alt.Scale(type="log" if log_x else "linear", domain=given(x_domain and list(x_domain)))
     x_axis = alt.Axis(values=list(x_ticks)) if len(x_ticks) > 1 else alt.Undefined
     x = alt.X("x:Q", title=x_title, scale=x_scale, axis=x_axis)
-    y = alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear"))
+    y_axis = alt.Axis(values=list(y_ticks)) if len(y_ticks) > 1 else alt.Undefined
+    y = alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear"), axis=y_axis)
     line = (
         alt.Chart()
         .mark_line(point=points)

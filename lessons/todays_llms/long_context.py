@@ -78,6 +78,7 @@ def growth_chart(timing: Timing, n: int) -> None:
         log_y=True,
         height=240,
         x_ticks=tuple(timing.sizes),  # the measured lengths, and the axis from the first to the last
+        y_ticks=tuple(float(x) for x in ops / ops[0]),  # × 1, 4, 16 …: the exact count's steps
     )
     series = {
         t("todays_llms.long.series_ops", d=TIMING_D): ops / ops[0],
