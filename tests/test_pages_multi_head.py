@@ -36,7 +36,7 @@ def softmax_rows(s: np.ndarray, allowed: np.ndarray) -> np.ndarray:
 
 
 def test_defaults_two_heads_side_by_side(lang):
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     assert_clean(at)
     bars = frames(at)[0]
     pronoun = bars[bars["series_order"] == 0].sort_values("order")["value"].to_numpy()
@@ -156,7 +156,7 @@ def test_every_query_token_renders(lang):
 def test_look_back_head_follows_k(lang):
     """k = 2: the look-back head is written out again here (key one-hot, query
     10·e_(i−2), d_k = 10, causal mask); それ then looks most at 食べた."""
-    at = open_page(PAGE, lang)
+    at = open_page(PAGE, lang, folds=True)
     at.select_slider(key="mh_offset").set_value(2).run()
     assert_clean(at)
     bars = frames(at)[0]

@@ -9,7 +9,7 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import bound, charts, gloss, num, pct, shown_choice, t, t_count, vec, views
+from course_app import bound, charts, fold, gloss, num, pct, shown_choice, t, t_count, vec, views
 from lesson_core.multihead import HandMadeHeads, HeadShapes, MultiHeadRun, head_shapes, leaders
 
 HEAD_NAMES = ("pronoun", "previous")  # catalog ids of the two hand-made heads
@@ -82,8 +82,9 @@ def heads_section(
 ) -> list[list[int]]:
     """Both heads' weights for the query as bars (drawn into ``bars_area``, above
     the controls), a sentence naming each head's top token (or its tie), the two
-    full maps side by side and the concatenated outputs. Returns each head's
-    top tokens: one, or several that tie."""
+    full maps side by side (folded, as the attention lesson's full map is) and
+    the concatenated outputs. Returns each head's top tokens: one, or several
+    that tie."""
     labels = [gloss(tok) for tok in tokens]
     names = [head_label(name, offset) for name in HEAD_NAMES]
     series = {name: heads.weights[k, query] for k, name in enumerate(names)}
@@ -92,7 +93,9 @@ def heads_section(
     tops = [leaders(heads.weights[k, query]).tolist() for k in range(len(HEAD_NAMES))]
     looks = [looks_most(labels, heads.weights[k, query], top) for k, top in enumerate(tops)]
     st.markdown(t("multi_head.heads.summary", query=labels[query], head_a=looks[0], head_b=looks[1]))
-    head_maps(tokens, heads, allowed, names)
+    if box := fold(t("multi_head.heads.maps_fold"), "multi_head_maps", icon=":material/grid_on:"):
+        with box:
+            head_maps(tokens, heads, allowed, names)
     concat_note(labels, heads, query)
     return tops
 
