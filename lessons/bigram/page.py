@@ -45,6 +45,13 @@ def corpus_lab() -> None:
     corpus_section(added)
     counts_section(sentences)
     blind_section(sentences)
+    lab(sentences)
+
+
+@st.fragment
+def lab(sentences: list[Sentence]) -> None:
+    """4. The lab and the lesson's tasks, a fragment of its own inside the corpus's:
+    moving its controls reruns the lab alone; an added sentence reruns both."""
     prefix, agree = lab_section(sentences)
     checks = {
         "t1": len(prefix) >= 2 and prefix[-1] == WA and prefix != CAT_WA,
