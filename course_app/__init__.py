@@ -10,7 +10,7 @@ come from ``lesson_core``, which imports nothing from here.
 from course_app import charts, course, maths, ranking, tables, url_state, views, wire_guard, word_split
 from course_app.classroom.teacher import teacher_page
 from course_app.course import LESSONS
-from course_app.folds import fold
+from course_app.folds import fold, open_fold
 from course_app.glossary import TERMS
 from course_app.i18n import current_lang, gloss, md_escape, num, pct, pct_label, t, t_count, t_list, vec
 from course_app.page import (
@@ -51,6 +51,7 @@ __all__ = [
     "md_escape",
     "num",
     "one_shot",
+    "open_fold",
     "page_link",
     "page_start",
     "pct",

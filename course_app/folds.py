@@ -73,3 +73,11 @@ def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
         return OpenFold(box)
     opened.discard(name)
     return None
+
+
+def open_fold(name: str) -> None:
+    """Open the fold ``name`` from a widget's callback (before the script
+    reruns): a step of the main path that reveals what the fold holds, as an
+    answered prediction reveals the figures that check it."""
+    st.session_state.setdefault(OPENED, set()).add(name)
+    st.session_state[fold_key(name)] = True

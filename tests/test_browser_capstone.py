@@ -24,6 +24,10 @@ def test_training_from_a_link_shows_the_curve_and_the_results(page, app_url):
     expect(page.get_by_text("All 40 steps done").or_(page.get_by_text("Done: the loss fell"))).to_be_visible(
         timeout=60_000
     )
+    page.wait_for_selector(IDLE, timeout=60_000)
+    # the comparison opens once the learner has predicted
+    expect(page.get_by_text("How different are the two sides?")).to_have_count(0)
+    page.get_by_role("radiogroup").get_by_text("No: like the bigram", exact=False).click()
     expect(page.get_by_text("How different are the two sides?")).to_be_visible(timeout=30_000)
     page.wait_for_selector(IDLE, timeout=60_000)
     curve = page.locator('[data-testid="stVegaLiteChart"]').first

@@ -99,8 +99,7 @@ def default_training():
     """The full default training, pressed once on the page (a few seconds): the
     page it left and the result it trained."""
     training.clear_cache()
-    at = open_page(PAGE, "ja")
-    at.button(key="gpt_train").click().run()
+    at = open_folds(open_page(PAGE, "ja").button(key="gpt_train").click().run())
     assert_clean(at)
     result = training.cached(Config())
     assert result is not None
@@ -271,7 +270,8 @@ def test_second_visit_reuses_the_cache(default_run, lang):
     assert len(loss_frame(at)) == 2 * Config().steps
     seconds = f"{training.cached(Config()).seconds:.1f}"
     assert any(seconds in c.value for c in at.caption), "the cache-hit caption names the first run's time"
-    assert len(frames_with(at, "label", "series", "value")) == 2
+    assert frames_with(at, "label", "series", "value") == [], "folded until this learner predicts"
+    assert len(frames_with(open_folds(at), "label", "series", "value")) == 2
     # pressing the button again does not retrain either
     at.button(key="gpt_train").click().run()
     assert runs(at) == 0
@@ -281,7 +281,7 @@ def test_generation_at_both_temperature_extremes(default_run, lang):
     at = open_page(PAGE, lang, folds=True)
     at.slider(key="gpt_temp").set_value(0.0).run()
     assert_clean(at)
-    lines = [m.value for m in at.markdown if m.value.startswith("1. ")]
+    lines = [m.value for m in at.markdown if m.value.startswith("1. ") and m.value.count("\n") == 2]
     assert len(lines) == 1
     first, second, third = lines[0].split("\n")
     assert first[3:] == second[3:] == third[3:], "greedy: the same continuation every time"
@@ -462,6 +462,28 @@ def test_look_back_sentence_names_every_head_of_a_tie(monkeypatch, lang):
     monkeypatch.setattr(maps, "attention_maps", real)
     text = look_back_sentence(at.run())
     assert sum(h in text for h in heads[lang]) == 1 and equally not in text
+
+
+def test_the_charts_that_check_the_prediction_open_once_it_is_made(lang):
+    """The comparison charts are folded below the question (a phone's page
+    stays short, and nothing answers before the choice); choosing opens them,
+    and the learner may close them again."""
+    at = open_page(PAGE, lang)
+    set_widgets(at, SHORT)
+    at.button(key="gpt_train").click().run()
+    assert_clean(at)
+    compare = f"fold_{predictions.COMPARE}"
+
+    def bars() -> list:
+        return frames_with(at, "label", "series", "value")
+
+    assert bars() == [] and at.session_state[compare] is False
+    at.radio(key="gpt_predict_apart").set_value(1).run()
+    assert_clean(at)
+    assert len(bars()) == 2 and at.session_state[compare] is True
+    at.session_state[compare] = False
+    at.run()
+    assert bars() == []
 
 
 @pytest.mark.parametrize("seed", [1, 2])

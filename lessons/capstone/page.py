@@ -19,7 +19,7 @@ PRESSED = "gpt_pressed"  # the configurations this learner pressed Train for (th
 def main() -> None:
     page_start(LESSON, n=len(CORPUS))
     st.header(t("capstone.pieces.header"))
-    st.markdown(t("capstone.pieces.body", ffn=FFN_MULT, bos=BOS, eos=EOS))
+    st.markdown(t("capstone.pieces.intro"))
     st.latex(
         r"\begin{aligned} x &= E[t] + PE \\ "
         r"x &\leftarrow x + \mathrm{MultiHead}(\mathrm{LN}(x)) \quad \text{(causal)} \\ "
@@ -27,6 +27,9 @@ def main() -> None:
         r"p(\text{next}) &= \mathrm{softmax}(\mathrm{LN}(x)\, W_{out} + b_{out}) \end{aligned}"
     )
     terms("embedding", "residual", "layernorm", "head")
+    if box := fold(t("capstone.pieces.parts_fold"), "capstone_parts"):
+        with box:
+            st.markdown(t("capstone.pieces.body", ffn=FFN_MULT, bos=BOS, eos=EOS))
     if box := fold(t("capstone.pieces.training_fold"), "capstone_training"):
         with box:
             st.markdown(t("capstone.pieces.training", clip=num(Config().clip_norm or 0.0, 0)))
@@ -91,7 +94,9 @@ def lab() -> None:
         st.header(t("capstone.predict.header"))
         st.markdown(t("capstone.predict.body"))
         predictions.apart_prediction(result, FAIL_TV)  # asked before the charts that answer it
-        predictions.prediction_section(result)
+        if box := fold(t("capstone.predict.compare_fold"), predictions.COMPARE, icon=":material/bar_chart:"):
+            with box:
+                predictions.prediction_section(result)
         terms("total_variation")
 
         if box := fold(t("capstone.gen.header"), "capstone_gen", icon=":material/unfold_more:"):

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, pct, t, t_list, views
+from course_app import bound, charts, gloss, md_escape, open_fold, pct, t, t_list, views
 from lesson_core.capstone import (
     SHOW_MAX,
     SHOW_MIN,
@@ -26,6 +26,7 @@ from lesson_core.transformer import (
 from lessons.capstone.controls import VOCAB
 
 CAT, DOG = CAT_WA, DOG_WA
+COMPARE = "capstone_compare"  # the fold of the charts that check the prediction: a choice opens it
 
 # Every sentence start in the corpus, from one token up to the whole sentence
 # (after which the only right answer is the end "</s>"), in order of first appearance.
@@ -101,14 +102,17 @@ def apart_prediction(result: TrainResult, alike_below: float) -> None:
     model tells ねこ は from いぬ は; nothing is told until they choose. Then the
     answer, measured on this run: the model's TV between the two (beside the
     bigram's and the corpus's) and whether it reaches ``alike_below`` (as
-    printed, so that a TV shown as 50.0% never reads as "below 50.0%"). Not
-    kept in the URL: a question, not a setting."""
+    printed, so that a TV shown as 50.0% never reads as "below 50.0%"); the
+    choice opens the fold of the charts that check it (``COMPARE``). Not kept
+    in the URL: a question, not a setting."""
     guess = st.radio(
         t("capstone.predict.ask.question"),
         range(2),  # 0: tells them apart, 1: does not
         index=None,
         format_func=t_list("capstone.predict.ask.options").__getitem__,
         key="gpt_predict_apart",
+        on_change=open_fold,
+        args=(COMPARE,),
     )
     if guess is None:
         st.caption(t("capstone.predict.ask.wait"))

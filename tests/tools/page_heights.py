@@ -2,7 +2,9 @@
 languages, as a table. Streamlit's document never scrolls itself (its
 documentElement is exactly the window); the page scrolls inside the main
 area, so the height is that area's scrollHeight (and the width its
-scrollWidth, which is what a learner scrolls sideways).
+scrollWidth, which is what a learner scrolls sideways). The capstone is
+measured with its default model trained, as a learner sees it after
+pressing Train.
 
     python tests/tools/page_heights.py
 
@@ -17,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, running_app
+from apprun import CHROMIUM, CHROMIUM_ARGS, IDLE, open_app, running_app
 from playwright.sync_api import sync_playwright
 from screenshots import SIZES, page_paths
 
@@ -29,11 +31,23 @@ MEASURE = """() => {
 }"""
 
 
+def train_the_default_model(page, app_url: str) -> None:
+    """Press Train on the capstone with its defaults: the result is kept for
+    every session of the server, so each later visit shows the trained model's
+    sections, as a learner sees the page after training (and as the page is
+    whenever another test trained first)."""
+    open_app(page, f"{app_url}/{page_paths()['capstone']}?lang=en")
+    page.locator(".st-key-gpt_train button").click()
+    page.wait_for_timeout(500)
+    page.wait_for_selector(IDLE, timeout=180_000)
+
+
 def main() -> None:
     pages = page_paths()
     rows: dict[str, dict[str, tuple[int, int]]] = {name: {} for name in pages}
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        train_the_default_model(browser.new_page(), url)
         for size, (width, height) in SIZES.items():
             for lang in LANGS:
                 context = browser.new_context(viewport={"width": width, "height": height})
