@@ -135,7 +135,8 @@ def test_three_joined_locust_learners_for_ten_seconds(class_app, tmp_path):
     assert balance == {"caused": 0, "written": 0, "dropped": 0, "lost": 0, "extra": 0}, (caused, written)
     with eng.connect() as conn:
         nicknames = conn.execute(
-            sa.select(sa.distinct(store.learners.c.nickname))
+            sa.select(store.learners.c.nickname)
+            .distinct()
             .join(store.events, store.events.c.learner_id == store.learners.c.id)
             .where(store.events.c.class_id == made.id)
         ).scalars()

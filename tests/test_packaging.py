@@ -138,7 +138,7 @@ def test_ci_runs_every_python_and_the_lowest_versions():
     fresh virtual environments: Python 3.12 and 3.13 with the newest versions
     allowed, and the lower bounds of pyproject.toml."""
     ci = (ROOT / ".ci" / "run").read_text()
-    main = ci.index('pip install -q -e ".[test]" && run_tests python -m pytest\n')
+    main = ci.index('pip install -q -e ".[test,bench]" && run_tests python -m pytest\n')  # Locust runs too
     assert "export REQUIRE_BROWSER=1" in ci[:main]
     assert re.search(r"apt-get install .*chromium fonts-noto-cjk nginx postgresql", ci[:main])
     later = ci[main:]
