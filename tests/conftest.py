@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +43,23 @@ PAGE_TIMEOUT = 60
 settings.register_profile("no_deadlines", deadline=None)
 settings.register_profile("deadlines")
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "no_deadlines"))
+
+
+def _scan_components_once() -> None:
+    """Each new AppTest scans every installed distribution's metadata for
+    Streamlit components (``manifest_scanner.scan_component_manifests``): about
+    0.5 s, nine tenths of opening a page in a test, and the same answer every
+    time within one test process. Scan once per process instead."""
+    try:
+        from streamlit.components.v2 import manifest_scanner
+    except ImportError:  # a Streamlit without it has nothing to scan
+        return
+    scan = manifest_scanner.scan_component_manifests
+    if not hasattr(scan, "cache_info"):
+        manifest_scanner.scan_component_manifests = functools.cache(scan)
+
+
+_scan_components_once()
 
 
 def open_page(
