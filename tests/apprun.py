@@ -140,3 +140,11 @@ def expect_url_has(page, *fragments: str, timeout_ms: int = 20_000) -> None:
 
     wanted = "|".join(rf"[?&]{re.escape(f)}(?=&|$)" for f in fragments)
     expect(page).to_have_url(re.compile(wanted, re.IGNORECASE), timeout=timeout_ms)
+
+
+def press_train(page, timeout_ms: int = 180_000) -> None:
+    """Press the capstone's Train button and wait until the training run ends
+    (its result is then kept for every session of the server)."""
+    page.locator(".st-key-gpt_train button").click()
+    page.wait_for_timeout(500)  # the run the click starts
+    page.wait_for_selector(IDLE, timeout=timeout_ms)

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import open_app, press_train
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from screenshots import page_paths
@@ -101,9 +101,7 @@ def both_in_view(page, figure: Figure, controls: tuple[str, ...]) -> tuple[bool,
 def open_lesson(page, url: str, name: str) -> None:
     open_app(page, url)
     if name == "capstone":  # the curve exists once a run has been trained
-        page.locator(".st-key-gpt_train button").click()
-        page.wait_for_timeout(1000)
-        page.wait_for_selector(IDLE, timeout=180_000)
+        press_train(page)
     page.wait_for_selector(f".st-key-{FIGURES[name].key} [data-testid='stVegaLiteChart']", timeout=60_000)
     page.wait_for_timeout(600)  # let Vega finish drawing
 

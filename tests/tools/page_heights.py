@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, IDLE, open_app, running_app
+from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, press_train, running_app
 from playwright.sync_api import sync_playwright
 from screenshots import SIZES, page_paths
 
@@ -36,10 +36,7 @@ def train_the_default_model(page, app_url: str) -> None:
     every session of the server, so each later visit shows the trained model's
     sections, as a learner sees the page after training (and as the page is
     whenever another test trained first)."""
-    open_app(page, f"{app_url}/{page_paths()['capstone']}?lang=en")
-    page.locator(".st-key-gpt_train button").click()
-    page.wait_for_timeout(500)
-    page.wait_for_selector(IDLE, timeout=180_000)
+    press_train(open_app(page, f"{app_url}/{page_paths()['capstone']}?lang=en"))
 
 
 def main() -> None:
