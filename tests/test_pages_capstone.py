@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_folds, open_page
 
+from course_app.folds import fold_key
 from course_app.i18n import pct
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
@@ -472,7 +473,7 @@ def test_the_charts_that_check_the_prediction_open_once_it_is_made(lang):
     set_widgets(at, SHORT)
     at.button(key="gpt_train").click().run()
     assert_clean(at)
-    compare = f"fold_{predictions.COMPARE}"
+    compare = fold_key(predictions.COMPARE)
 
     def bars() -> list:
         return frames_with(at, "label", "series", "value")
