@@ -23,8 +23,8 @@ from course_app.i18n import gloss, num, pct, t, vec
 
 
 def text_table(columns: dict[str, list[str]]) -> pa.Table:
-    """Columns of text (name -> cells, in order) as an Arrow table of strings
-    (``charts.table``), shared: the same text gives the same table, built once
+    """Columns of text or whole numbers (name -> cells, in order) as an Arrow
+    table (``charts.table``), shared: the same text gives the same table, built once
     (Arrow tables cannot be changed)."""
     return _shared_text_table(tuple(columns), tuple(tuple(cells) for cells in columns.values()))
 

@@ -1,7 +1,6 @@
 """Lesson 2 — attention: Query, Key, Value and the weighted average."""
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from course_app import (
@@ -17,6 +16,7 @@ from course_app import (
     section_start,
     t,
     t_list,
+    tables,
     terms,
     try_this,
     vec,
@@ -80,7 +80,7 @@ def goal_section() -> None:
 def wanted_weights() -> None:
     """The weights すき would like, token by token, and what "looking" means."""
     st.dataframe(
-        pd.DataFrame(
+        tables.text_table(
             {
                 t("ui.col.token"): chapter_words(),
                 t("attention.goal.col_wanted"): [pct(w, 0) for w in WANTED_SUKI],

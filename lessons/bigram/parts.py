@@ -10,10 +10,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, fold, gloss, md_escape, one_shot, pct, t, url_state, vec, word_split
+from course_app import (
+    bound,
+    charts,
+    fold,
+    gloss,
+    md_escape,
+    one_shot,
+    pct,
+    t,
+    tables,
+    url_state,
+    vec,
+    word_split,
+)
 from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 from lesson_core.ranking import top_k_whole
@@ -98,7 +110,7 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
         columns[t("bigram.corpus.col_gloss")] = word_by_word
     columns[t("bigram.corpus.col_tokens")] = [len(s) for s in sentences]
     columns[t("bigram.corpus.col_source")] = source
-    frame = pd.DataFrame(columns)
+    frame = tables.text_table(columns)
     if box := fold(t("bigram.corpus.table_label", n=len(frame)), "bigram_corpus", icon=":material/table:"):
         with box:
             st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
@@ -189,7 +201,7 @@ def blind_spot_table(comparisons: Sequence[PrefixComparison]) -> None:
     """One row per prefix ending in the same token: the distance between the
     bigram and the corpus, what the corpus says, and the bigram's guess (one
     and the same row each time)."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             t("bigram.blind.col_prefix"): [glossed(c.prefix) for c in comparisons],
             t("bigram.blind.col_tv"): [pct(c.tv) for c in comparisons],
@@ -223,7 +235,7 @@ def prefix_controls(sentences: Sequence[Sentence]) -> tuple[str, ...]:
 
 def uniform_table(tokens: Sequence[str], vectors: np.ndarray, weights: np.ndarray) -> None:
     """Example A: every token, its embedding and the weight the plain average gives it."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             t("ui.col.token"): [gloss(x) for x in tokens],
             t("bigram.uniform.col_embedding"): [vec(v) for v in vectors],

@@ -6,10 +6,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import pandas as pd
 import streamlit as st
 
-from course_app import bound, t, t_count
+from course_app import bound, t, t_count, tables
 from lesson_core.capstone import (
     BLOCKS,
     LEARNING_RATES,
@@ -165,7 +164,7 @@ def parameter_table(config: Config) -> int:
     rows = [(g.part, _shape_text(g.shapes), g.size, g.times) for g in found.groups]
     positions = ("positions", f"n × {config.d_model}", 0, 1)
     rows = [rows[0], positions, *rows[1:], ("total", "", found.total, 1)]
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             t("capstone.table.col_part"): [
                 t(f"capstone.table.{part}", blocks=config.n_blocks) for part, *_ in rows

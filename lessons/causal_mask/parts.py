@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
 from course_app import bound, charts, gloss, num, pct, pct_label, shown_choice, t, tables, views
@@ -50,7 +49,7 @@ def pairs_table(tokens: Sequence[str]) -> list[tuple[tuple[str, ...], str]]:
     """The sentence's next-token questions, one row each. Returns the pairs."""
     pairs = training_pairs(tokens)
     st.dataframe(
-        pd.DataFrame(
+        tables.text_table(
             {
                 t("causal_mask.why.col_position"): [len(context) for context, _ in pairs],
                 t("causal_mask.why.col_context"): [" ".join(map(gloss, c)) for c, _ in pairs],
@@ -76,7 +75,7 @@ def _heatmap(
 
 def vectors_table(tokens: Sequence[str], vectors: np.ndarray) -> None:
     """The example's hand-made vectors, one row per token, one column per component."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {t("ui.col.token"): [gloss(tok) for tok in tokens]}
         | {
             t("causal_mask.matrix.col_dim", i=i + 1): [num(x) for x in vectors[:, i]]
@@ -120,7 +119,7 @@ def leak_map(tokens: Sequence[str], weights: np.ndarray, allowed: np.ndarray, fi
 
 def sums_table(tokens: Sequence[str], weights: np.ndarray, leaks: np.ndarray) -> None:
     """Every row's total weight (always 1) and how much of it went to hidden keys."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             t("ui.col.query"): [gloss(tok) for tok in tokens],
             t("causal_mask.fill.col_sum"): [num(s, 3) for s in np.sum(weights, axis=-1)],

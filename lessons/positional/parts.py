@@ -7,10 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, fold, gloss, num, t, vec
+from course_app import bound, charts, fold, gloss, num, t, tables, vec
 from lesson_core.positional import (
     EncodingSizeError,
     OrderComparison,
@@ -89,7 +88,7 @@ def size_error(err: EncodingSizeError) -> None:
 def order_table(tokens_a: Sequence[str], tokens_b: Sequence[str], cmp: OrderComparison) -> None:
     """Both sentences' outputs matched up by token, their largest difference (the
     result) right after the token, so that a phone shows it without scrolling sideways."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             t("ui.col.token"): [gloss(tok) for tok in tokens_a],
             t("positional.col.difference"): [num(x, 3) for x in cmp.differences],
@@ -107,14 +106,14 @@ def encoding_table(pe: np.ndarray) -> None:
     columns = {t("positional.col.position"): [str(p) for p in range(pe.shape[0])]}
     for i in range(pe.shape[1]):
         columns[f"i = {i} ({'sin' if i % 2 == 0 else 'cos'})"] = [num(x, 3) for x in pe[:, i]]
-    st.dataframe(pd.DataFrame(columns), hide_index=True, height="content")
+    st.dataframe(tables.text_table(columns), hide_index=True, height="content")
 
 
 def placed_table(placed: PlacedToken) -> None:
     """The same token at several positions: its vector (said in the text above,
     the same in every row) + position vector = input; three columns, so that a
     phone shows the input without scrolling sideways."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             t("positional.col.position"): [str(p) for p in placed.positions],
             t("positional.col.position_vector"): [vec(p) for p in placed.position_vectors],

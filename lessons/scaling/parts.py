@@ -6,10 +6,9 @@ from __future__ import annotations
 import functools
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from course_app import charts, num, pct, pct_label, t
+from course_app import charts, num, pct, pct_label, t, tables
 from lesson_core.scaling import (
     DotProductSpread,
     SpreadSoftmax,
@@ -107,7 +106,7 @@ def spread_chart(sweep: DotProductSpread, d_k: int) -> None:
 
 def spread_table(sweep: DotProductSpread) -> None:
     """One row per d_k: √d_k and the two measured spreads."""
-    frame = pd.DataFrame(
+    frame = tables.text_table(
         {
             "d_k": [str(d) for d in sweep.d_k],
             "√d_k": [num(x) for x in sweep.expected],

@@ -6,10 +6,9 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, gloss, num, t
+from course_app import bound, charts, gloss, num, t, tables
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import PRONOUN, PRONOUN_QUERY
@@ -137,7 +136,7 @@ def trace_table(tr: BlockTrace, block: int, n: int) -> None:
     """One row per block of keys: its tokens, and the running maximum and sum after it."""
     stops = [min(s + block, n) for s in tr.starts]
     st.dataframe(
-        pd.DataFrame(
+        tables.text_table(
             {
                 t("todays_llms.long.col_block"): np.arange(1, len(tr.starts) + 1),
                 t("todays_llms.long.col_keys"): [

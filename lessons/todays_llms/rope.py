@@ -4,10 +4,9 @@ they are."""
 from __future__ import annotations
 
 import numpy as np
-import pandas as pd
 import streamlit as st
 
-from course_app import bound, charts, fold, num, t
+from course_app import bound, charts, fold, num, t, tables
 from lesson_core.rope import RopeScore, frequencies, rope_score, score_by_offset
 
 ROPE_POSITIONS = (0, 31)
@@ -63,7 +62,7 @@ def rope_angles(res: RopeScore, d: int) -> None:
     """Each pair's rate and its angles in q and k: the difference depends on m − n only."""
     theta = frequencies(d)
     st.dataframe(
-        pd.DataFrame(
+        tables.text_table(
             {
                 t("todays_llms.rope.col_pair"): np.arange(len(theta)),
                 t("todays_llms.rope.col_rate"): [f"{x:.4g}" for x in theta],
