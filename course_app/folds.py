@@ -23,10 +23,11 @@ from typing import Any
 
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
+from streamlit.delta_generator_singletons import get_last_dg_added_to_context_stack
 
 PREFIX = "fold_"
 OPENED = "open_folds"  # the names of the folds open in this session
-_INSIDE = ContextVar("inside_a_fold", default=0)  # Streamlit refuses an expander in an expander
+_INSIDE = ContextVar("inside_a_fold", default=0)  # a fold met inside an open fold is drawn inline
 
 
 class OpenFold:
@@ -63,7 +64,7 @@ def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
     are kept apart (``open_folds``) and each fold starts as it was left: it
     stays open while its label changes, and when the learner comes back to
     the page."""
-    if _INSIDE.get():
+    if _inside_a_fold():
         st.markdown(f"**{label}**")
         return OpenFold(st.container())
     opened: set[str] = st.session_state.setdefault(OPENED, set())
@@ -73,6 +74,16 @@ def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
         return OpenFold(box)
     opened.discard(name)
     return None
+
+
+def _inside_a_fold() -> bool:
+    """Whether the script is drawing into an open fold: entered with ``with``
+    in this run, or, in a fragment's own rerun (the fragment drawn inside a
+    fold), an expander among the containers the fragment draws into."""
+    if _INSIDE.get():
+        return True
+    container = get_last_dg_added_to_context_stack()
+    return container is not None and "expandable" in getattr(container, "_ancestor_block_types", ())
 
 
 def open_fold(name: str) -> None:

@@ -323,11 +323,8 @@ def quiz_message(right: bool, feedback: str) -> str:
     return feedback if right else f"{t('ui.wrong')} {feedback}"
 
 
-@st.fragment
 def quiz(lesson_id: str, quiz_id: str) -> None:
     """One multiple-choice question with feedback that explains every option.
-    A fragment: an answer reruns the question alone, and the whole page only
-    when it completes the question for the first time (the sidebar's counts).
 
     Catalog entries: <lesson>.quiz.<id>.question, .options (list) and
     .feedback (list, one per option); the right index is in course_app.course."""
@@ -355,6 +352,16 @@ def quiz(lesson_id: str, quiz_id: str) -> None:
 def quizzes(lesson_id: str) -> None:
     """Every quiz question of the lesson, under one header."""
     st.header(t("ui.quiz_header"))
+    questions(lesson_id)
+
+
+@st.fragment
+def questions(lesson_id: str) -> None:
+    """The lesson's questions, one fragment for all of them: an answer reruns
+    the questions alone, and the whole page only when it completes a question
+    for the first time (the sidebar's counts). One fragment, not one per
+    question: each fragment costs a first load a container and a copy of the
+    script's containers (docs/serving.md, "Folds")."""
     for question in course.BY_ID[lesson_id].quizzes:
         quiz(lesson_id, question.id)
 

@@ -44,3 +44,27 @@ def test_japanese_page_and_the_rope_slider(page, app_url):
     page.wait_for_selector(IDLE)
     expect_url_has(page, "llm_m=6")
     assert page.locator(EXCEPTION).count() == 0
+
+
+def test_a_fold_inside_a_folded_demo_stays_inline_when_the_demo_reruns_alone(page, app_url):
+    """The block-by-block demo is a fragment inside its fold; the fold it holds
+    ("Why rescaling …") is drawn inline, in bold, on the page's run and on the
+    fragment's own reruns alike: never as an expander inside an expander."""
+    from playwright.sync_api import expect
+
+    from course_app.i18n import catalog
+
+    cat = catalog("en")
+    open_app(page, f"{app_url}/todays_llms?lang=en")
+    open_fold(page, "en", "todays_llms.long.block_header")
+    inner = cat["todays_llms.long.online_expander"]
+    expanders = page.locator('[data-testid="stExpander"] summary', has_text=inner)
+    expect(page.locator("strong", has_text=inner)).to_be_visible()
+    assert expanders.count() == 0
+    block = page.get_by_role("slider", name=cat["todays_llms.long.block"])
+    step_slider(block, "ArrowLeft")  # a rerun of the demo's fragment alone
+    page.wait_for_selector(IDLE)
+    expect_url_has(page, "llm_block=9")
+    expect(page.locator("strong", has_text=inner)).to_be_visible()
+    assert expanders.count() == 0
+    assert page.locator(EXCEPTION).count() == 0

@@ -104,7 +104,6 @@ def scores_body() -> None:
     st.markdown(t("causal_mask.matrix.after_note"))
 
 
-@st.fragment
 def fill_demo() -> None:
     """3. Why −∞ and not 0: choose the fill and see how much weight leaks to the
     right. A deep dive: the whole section is a fold named after its header."""
@@ -113,6 +112,7 @@ def fill_demo() -> None:
             fill_body()
 
 
+@st.fragment
 def fill_body() -> None:
     st.markdown(t("causal_mask.fill.body"))
     chart = st.container()  # the map first, the choice that changes it just below

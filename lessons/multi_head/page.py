@@ -97,24 +97,28 @@ def heads_demo() -> None:
     try_this(LESSON, checks, it=gloss(TOKENS[IT]), target=gloss(TOKENS[TWO_BACK]))
 
 
-@st.fragment
 def shapes_demo() -> None:
-    """3. Real sizes: GPT-2 small's shapes for a head count of the learner's choice."""
-    if not (box := fold(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS), "multi_head_shapes")):
-        return
-    with box:
-        options = divisors(GPT2_SMALL_D_MODEL)
-        h = parts.heads_count(
-            options,
-            GPT2_SMALL_HEADS,
-            "mh_heads",
-            t("multi_head.shapes.label"),
-            t("multi_head.shapes.help", d=GPT2_SMALL_D_MODEL),
-        )
-        parts.gpt2_section(N, GPT2_SMALL_D_MODEL, h, options)
+    """3. Real sizes: GPT-2 small's shapes for a head count of the learner's choice (folded)."""
+    if box := fold(t("multi_head.shapes.expander", h=GPT2_SMALL_HEADS), "multi_head_shapes"):
+        with box:
+            shapes_body()
 
 
 @st.fragment
+def shapes_body() -> None:
+    """The head-count control and GPT-2 small's shapes: a fragment inside its
+    fold, so a closed fold costs a first load no fragment."""
+    options = divisors(GPT2_SMALL_D_MODEL)
+    h = parts.heads_count(
+        options,
+        GPT2_SMALL_HEADS,
+        "mh_heads",
+        t("multi_head.shapes.label"),
+        t("multi_head.shapes.help", d=GPT2_SMALL_D_MODEL),
+    )
+    parts.gpt2_section(N, GPT2_SMALL_D_MODEL, h, options)
+
+
 def run_demo() -> None:
     """4. The whole computation with random projections, head by head. A deep
     dive: the whole section is a fold named after its header."""
@@ -123,6 +127,7 @@ def run_demo() -> None:
             run_body()
 
 
+@st.fragment
 def run_body() -> None:
     small = divisors(PRONOUN.vectors.shape[1])
     st.markdown(

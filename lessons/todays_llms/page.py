@@ -46,25 +46,26 @@ def cache_demo() -> None:
     try_this(LESSON, {"t1": step == len(gen.run.token_ids)}, share=False)
 
 
-@st.fragment
 def cache_size() -> None:
     """How large the cache grows with the text's length (folded)."""
     if box := fold(
         t("todays_llms.cache.size_header"), "todays_llms_cache_size", icon=":material/unfold_more:"
     ):
         with box:
-            kv_cache.cache_size_section()
+            st.fragment(kv_cache.cache_size_section)()
 
 
-@st.fragment
 def rope_demo() -> None:
     """2. Rotary position embedding: the score depends on m − n only. A deep
-    dive: the whole section is a fold named after its header."""
+    dive: the whole section is a fold named after its header. Each folded
+    demo is a fragment inside its fold, so a closed fold costs a first load
+    no fragment."""
     if box := fold(t("todays_llms.rope.header"), "todays_llms_rope", icon=":material/unfold_more:"):
         with box:
             rope_body()
 
 
+@st.fragment
 def rope_body() -> None:
     st.markdown(t("todays_llms.rope.body", base=f"{BASE:,.0f}"))
     terms("rope", "positional_encoding")
@@ -79,7 +80,6 @@ def rope_body() -> None:
     try_this(LESSON, {"t2": same}, share=False)
 
 
-@st.fragment
 def gqa_demo() -> None:
     """3. Key/value heads shared between query heads: the cache of a real model.
     A deep dive: the whole section is a fold named after its header."""
@@ -88,6 +88,7 @@ def gqa_demo() -> None:
             gqa_body()
 
 
+@st.fragment
 def gqa_body() -> None:
     st.markdown(t("todays_llms.gqa.body"))
     terms("gqa", "head")
@@ -107,12 +108,11 @@ def gqa_body() -> None:
     )
 
 
-@st.fragment
 def group_demo() -> None:
     """Query heads that share key/value heads give それ the same weights (folded)."""
     if box := fold(t("todays_llms.gqa.demo_header"), "todays_llms_group", icon=":material/unfold_more:"):
         with box:
-            shared_heads.group_demo()
+            st.fragment(shared_heads.group_demo)()
 
 
 @st.fragment
@@ -122,16 +122,21 @@ def long_demo() -> None:
     long_context.long_section()
 
 
-@st.fragment
 def block_demo() -> None:
     """Attention block by block, with a running maximum and sum: the same result (folded)."""
     if box := fold(t("todays_llms.long.block_header"), "todays_llms_block", icon=":material/unfold_more:"):
         with box:
-            st.markdown(t("todays_llms.long.block_body"))
-            block, masked = long_context.block_section()
-            if inner := fold(t("todays_llms.long.online_expander"), "todays_llms_online"):
-                with inner:
-                    st.markdown(t("todays_llms.long.online"))
-            st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
-            page_link(course.BY_ID["causal_mask"])
-            try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)
+            block_body()
+
+
+@st.fragment
+def block_body() -> None:
+    """The block-by-block demo, in its fold: a fragment, so its controls redraw it alone."""
+    st.markdown(t("todays_llms.long.block_body"))
+    block, masked = long_context.block_section()
+    if inner := fold(t("todays_llms.long.online_expander"), "todays_llms_online"):
+        with inner:
+            st.markdown(t("todays_llms.long.online"))
+    st.markdown(t("todays_llms.long.window", window=f"{MISTRAL_7B.window:,}"))
+    page_link(course.BY_ID["causal_mask"])
+    try_this(LESSON, {"t4": masked and block <= SMALL_BLOCK}, block=SMALL_BLOCK)
