@@ -12,34 +12,37 @@ from course_app.page import link_params, load_progress, save_progress
 
 
 def terms(*term_ids: str) -> None:
-    """A row of look-ups for the terms a section introduces: each opens a short
-    definition with a link to the term in the glossary. A look-up's content is
-    drawn only once the learner opens it (keyed ``term_<group>_<term>``, where
-    the group is the section's terms): a lesson offers dozens, and every
-    element drawn on a first page load costs the server a message."""
+    """One look-up for the terms a section introduces, named on its button:
+    it opens their short definitions, each with a link to the term in the
+    glossary. Its content is drawn only once the learner opens it (keyed
+    ``term_<group>``, where the group is the section's terms), and the whole
+    row is one element: a lesson offers dozens of terms, and every element
+    drawn on a first page load costs the server a message."""
     group = "-".join(term_ids)
-    # one row that wraps (columns would stack one button per line on a phone)
-    with st.container(horizontal=True, vertical_alignment="center"):
-        st.caption(t("glossary.terms_label"))
-        for term in term_ids:
-            look_up = st.popover(
-                t(f"glossary.{term}.name"),
-                icon=":material/menu_book:",
-                width="content",
-                key=look_up_key(group, term),
-                on_change="rerun",
-            )
-            if look_up.open:
-                with look_up:
-                    link = (
-                        f"[{t('glossary.more')}]({glossary_path()}?{urlencode(link_params())}#{anchor(term)})"
-                    )
-                    st.markdown(f"{t(f'glossary.{term}.short')}\n\n{link}")
+    names = " · ".join(t(f"glossary.{term}.name") for term in term_ids)
+    look_up = st.popover(
+        t("glossary.terms_button", names=names),
+        icon=":material/menu_book:",
+        width="content",
+        key=look_up_key(group),
+        on_change="rerun",
+    )
+    if look_up.open:
+        with look_up:
+            st.markdown("\n\n".join(definition(term) for term in term_ids))
 
 
-def look_up_key(group: str, term: str) -> str:
-    """The widget key of a look-up (its open state): ``group`` is its section's terms."""
-    return f"term_{group}_{term}"
+def definition(term: str) -> str:
+    """A term's name, its short definition and the link to it in the glossary (markdown)."""
+    link = f"[{t('glossary.more')}]({glossary_path()}?{urlencode(link_params())}#{anchor(term)})"
+    return t(
+        "glossary.definition", name=t(f"glossary.{term}.name"), short=t(f"glossary.{term}.short"), link=link
+    )
+
+
+def look_up_key(group: str) -> str:
+    """The widget key of a section's look-up (its open state): ``group`` is its terms."""
+    return f"term_{group}"
 
 
 def anchor(term_id: str) -> str:

@@ -44,15 +44,18 @@ def test_glossary_covers_the_core_terms():
 
 
 def test_lessons_offer_term_look_ups_that_link_to_the_glossary():
-    """A look-up's definition and link are drawn once it is opened, not before."""
+    """A section's look-up names its terms; their definitions and links are
+    drawn once it is opened, not before, and only that section's."""
     at = open_page("pages/2_attention.py", "en")
     labels = [p.proto.popover.label for p in at.get("popover")]
-    assert "dot product" in labels and "softmax" in labels
+    assert "Terms in this section: dot product · softmax · weighted average" in labels
     assert "#dot-product" not in all_text(at)
-    at.session_state[look_up_key("dot_product-softmax-weighted_average", "dot_product")] = True
+    at.session_state[look_up_key("dot_product-softmax-weighted_average")] = True
     at.run()
-    assert "glossary?lang=en" in all_text(at) and "#dot-product" in all_text(at)
-    assert "#softmax" not in all_text(at)  # only the one opened
+    text = all_text(at)
+    assert "glossary?lang=en" in text
+    assert all(f"#{anchor}" in text for anchor in ("dot-product", "softmax", "weighted-average"))
+    assert text.count("#weighted-average") == 1  # not the goal section's look-up, still closed
 
 
 def test_progress_file_round_trip():
