@@ -500,13 +500,14 @@ def test_line_specs_draw_lines_per_series_with_their_titles():
     assert charts.line_spec("a", "b", "c", log_x=True)["encoding"]["x"]["scale"]["type"] == "log"
 
 
-def test_log_line_spec_marks_the_last_series_as_one_point():
+def test_log_line_spec_draws_the_reference_over_the_lines_and_the_last_series_as_one_point():
     spec = charts.log_line_spec("d_k", "Spread", "Series", ("a", "b", "you"), (1.0, 10.0), (0.5, 8.0))
-    assert mark_types(spec) == ["line", "point"]
-    lines, point = layers(spec)
-    assert lines["transform"] == [{"filter": "datum.series_order < 2"}]
+    assert mark_types(spec) == ["line", "line", "point"]
+    lines, reference, point = layers(spec)  # the reference (series 0) drawn over the other lines
+    assert lines["transform"] == [{"filter": "datum.series_order > 0 && datum.series_order < 2"}]
+    assert reference["transform"] == [{"filter": "datum.series_order == 0"}]
     assert point["transform"] == [{"filter": "datum.series_order == 2"}]
-    for layer in (lines, point):
+    for layer in (lines, reference, point):
         enc = layer["encoding"]
         assert enc["color"]["scale"]["domain"] == ["a", "b", "you"]
         assert len(set(enc["color"]["scale"]["range"])) == 3

@@ -186,8 +186,11 @@ def test_the_timing_chart_spans_the_measured_lengths_only(n):
     lengths = sorted(set(data["x"]))
     assert x["scale"]["domain"] == [lengths[0], lengths[-1]] == [64, n]
     assert x["axis"]["values"] == lengths
-    y = spec["encoding"]["y"]  # ticked where the exact count is: × 1, 4, 16 …
-    assert y["axis"]["values"] == [(length / 64) ** 2 for length in lengths]
+    y = spec["encoding"]["y"]  # ticked × 1, 4, 16 …: at every step of the exact count
+    ticks = y["axis"]["values"]
+    assert [(length / 64) ** 2 for length in lengths] == [v for v in ticks if v >= 1][: len(lengths)]
+    assert y["scale"]["domain"] == [ticks[0], ticks[-1]]  # and the axis holds both lines whole
+    assert ticks[0] <= data["y"].min() and data["y"].max() <= ticks[-1]
 
 
 @pytest.mark.parametrize("masked", [False, True])

@@ -50,15 +50,18 @@ def line_spec(
     fixes the x axis' range instead of fitting it to the data; ``x_ticks`` (two
     or more) puts the ticks there, and the axis runs from the first to the last
     (a log axis is otherwise rounded out to powers of ten: 10 to 1,000 for 64 to 512);
-    ``y_ticks`` (two or more) puts the y ticks there only (a log axis otherwise
-    ticks at 1, 3, 5, 20, 40, 100 …)."""
+    ``y_ticks`` (two or more) puts the y ticks there only, and the axis runs
+    from the first to the last (a log axis otherwise ticks at 1, 3, 5, 20, 40,
+    100 …, and may end above its last tick)."""
     if len(x_ticks) > 1 and x_domain is None:
         x_domain = (x_ticks[0], x_ticks[-1])
     x_scale = alt.Scale(type="log" if log_x else "linear", domain=given(x_domain and list(x_domain)))
     x_axis = alt.Axis(values=list(x_ticks)) if len(x_ticks) > 1 else alt.Undefined
     x = alt.X("x:Q", title=x_title, scale=x_scale, axis=x_axis)
     y_axis = alt.Axis(values=list(y_ticks)) if len(y_ticks) > 1 else alt.Undefined
-    y = alt.Y("y:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear"), axis=y_axis)
+    y_domain = [y_ticks[0], y_ticks[-1]] if len(y_ticks) > 1 else alt.Undefined
+    y_scale = alt.Scale(type="log" if log_y else "linear", domain=y_domain)
+    y = alt.Y("y:Q", title=y_title, scale=y_scale, axis=y_axis)
     line = (
         alt.Chart()
         .mark_line(point=points)
@@ -122,8 +125,10 @@ def log_line_spec(
     height: int = 220,
 ) -> dict:
     """Lines over a logarithmic x axis that spans exactly the data (ticks at ``x_ticks``), one
-    per series in ``names``; the last series is a single large point (the learner's choice),
-    drawn on top. With ``log_y_ticks`` the y axis is logarithmic too.
+    per series in ``names``; the first series is the reference the others follow
+    (the theory, the average), drawn over them so that it shows where they lie on it;
+    the last series is a single large point (the learner's choice), drawn on top.
+    With ``log_y_ticks`` the y axis is logarithmic too.
     Frame: ``line_frame`` rows with ``series_order`` 0 … len(names) − 1."""
     last = len(names) - 1
     colours = (*SERIES_COLOURS, CHOSEN_COLOUR)
@@ -142,15 +147,17 @@ def log_line_spec(
         color=colour,
         tooltip=_xy_tooltip(series_title, x_title, y_title),
     )
-    lines = (
-        base.transform_filter(f"datum.series_order < {last}")
-        .mark_line(point=True)
-        .encode(strokeDash=alt.StrokeDash("series:N", legend=None))
-    )
+    dashed = alt.StrokeDash("series:N", legend=None)
+    lines = base.transform_filter(f"datum.series_order > 0 && datum.series_order < {last}")
+    reference = base.transform_filter("datum.series_order == 0")
     point = base.transform_filter(f"datum.series_order == {last}").mark_point(
         size=180, filled=True, opacity=1, stroke="white", strokeWidth=1.5
     )
-    return freeze(alt.layer(lines, point).properties(height=height))
+    layers = (
+        lines.mark_line(point=True).encode(strokeDash=dashed),
+        reference.mark_line(point=True).encode(strokeDash=dashed),
+    )
+    return freeze(alt.layer(*layers, point).properties(height=height))
 
 
 @functools.lru_cache(maxsize=16)

@@ -113,9 +113,10 @@ def formula_section() -> None:
     """2. The sinusoidal encoding's formula, and a small table of it."""
     section_start(
         "positional.formula",
-        r"\theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}}, \qquad "
+        # two lines, so that a phone's column (358 px) holds each of them whole
+        r"\begin{gathered} \theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}} \\[4pt] "
         r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
-        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases}",
+        r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases} \end{gathered}",
     )
     label = t("positional.formula.table_label", n=TABLE_SIZE[0], d=TABLE_SIZE[1])
     if box := fold(label, "positional_table"):

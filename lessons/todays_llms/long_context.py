@@ -77,7 +77,7 @@ def growth_chart(timing: Timing, n: int) -> None:
         log_y=True,
         height=240,
         x_ticks=tuple(timing.sizes),  # the measured lengths, and the axis from the first to the last
-        y_ticks=tuple(float(x) for x in ops / ops[0]),  # × 1, 4, 16 …: the exact count's steps
+        y_ticks=growth_ticks(ops / ops[0], timing.seconds / timing.seconds[0]),
     )
     series = {
         t("todays_llms.long.series_ops", d=TIMING_D): ops / ops[0],
@@ -91,6 +91,20 @@ def growth_chart(timing: Timing, n: int) -> None:
         st.caption(t("todays_llms.long.timing_note", **note))
     else:
         st.caption(t("todays_llms.long.timing_alone", **note))
+
+
+def growth_ticks(*ratios: np.ndarray) -> tuple[float, ...]:
+    """The y ticks of the growth chart: × 1, 4, 16 … (the exact count doubles n
+    per step, so it grows × 4), from the power of 4 at or below the smallest
+    ratio to the one at or above the largest, so that the measured time, which
+    may grow faster or slower than the count, never runs past the last tick."""
+    values = np.concatenate([np.asarray(r, dtype=float) for r in ratios])
+    values = values[np.isfinite(values) & (values > 0)]
+    if values.size == 0:
+        return (1.0, 4.0)
+    low = int(np.floor(np.log(min(1.0, values.min())) / np.log(4) + 1e-9))
+    high = max(low + 1, int(np.ceil(np.log(values.max()) / np.log(4) - 1e-9)))
+    return tuple(4.0**k for k in range(low, high + 1))
 
 
 def block_section() -> tuple[int, bool]:
