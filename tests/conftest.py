@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -101,6 +102,12 @@ def chart_frames(at: AppTest) -> list[pd.DataFrame]:
         frames.append(dataframe_util.convert_arrow_bytes_to_pandas_df(chart.proto.data.data))
         frames += [dataframe_util.convert_arrow_bytes_to_pandas_df(d.data.data) for d in chart.proto.datasets]
     return frames
+
+
+def without_maths(text: str) -> str:
+    """``text`` with its inline maths ($…$) taken out: a formula's braces
+    ($d_{model}$) are not placeholders left unfilled."""
+    return re.sub(r"\$[^$]*\$", "", text)
 
 
 def all_text(at: AppTest) -> str:

@@ -4,7 +4,7 @@ import re
 
 import numpy as np
 import pytest
-from conftest import all_text, assert_clean, chart_frames, open_page
+from conftest import all_text, assert_clean, chart_frames, open_page, without_maths
 from streamlit.testing.v1 import AppTest
 
 PAGE = "pages/6_multi_head.py"
@@ -153,6 +153,20 @@ def test_every_query_token_renders(lang):
             assert bars[bars["series_order"] == k]["value"].sum() == pytest.approx(1.0)
 
 
+def test_the_bars_write_a_masked_key_as_a_dash_and_a_seen_one_as_its_weight(lang):
+    """The causal mask hides every key after the query: its bar is labelled "—"
+    (as the maps and tables write it), never "0.0%"; every key the query sees
+    carries its weight, 0.0% included."""
+    at = open_page(PAGE, lang)
+    for query in (0, IT, len(TOKENS) - 1):
+        at.selectbox(key="mh_query").set_value(query).run()
+        bars = frames(at)[0]
+        after = bars["order"] > query
+        assert (bars[after]["text"] == "—").all()
+        assert not (bars[~after]["text"] == "—").any()
+        assert bars[~after]["text"].str.endswith("%").all()
+
+
 def test_look_back_head_follows_k(lang):
     """k = 2: the look-back head is written out again here (key one-hot, query
     10·e_(i−2), d_k = 10, causal mask); それ then looks most at 食べた."""
@@ -235,7 +249,7 @@ def test_no_placeholder_left_unfilled(lang):
         at.select_slider(key="mh_run_heads"),
         at.slider(key="mh_seed"),
     ):
-        assert widget.help and "{" not in widget.help
+        assert widget.help and "{" not in without_maths(widget.help)
 
 
 ERROR_SCRIPT = """

@@ -75,7 +75,7 @@ def test_rescale_sentence_at_every_block_size(masked):
 def test_fixed_sentences_state_what_they_assume():
     en, ja = catalog("en"), catalog("ja")
     assert "16-bit" in en["todays_llms.cache.size_body"] and "16 ビット" in ja["todays_llms.cache.size_body"]
-    assert "d_head" in en["todays_llms.rope.body"] and "d_head" in ja["todays_llms.rope.body"]
+    assert "d_{{head}}" in en["todays_llms.rope.body"] and "d_{{head}}" in ja["todays_llms.rope.body"]
     assert "(−2i/d)" not in en["todays_llms.rope.body"]
 
 

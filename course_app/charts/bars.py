@@ -151,12 +151,18 @@ def dense_grouped_bar_spec(x_title: str, y_title: str, series_title: str, slante
 
 
 def grouped_bar_frame(
-    labels: Sequence[str], series: dict[str, np.ndarray], fmt: Callable[[float], str]
+    labels: Sequence[str],
+    series: dict[str, np.ndarray],
+    fmt: Callable[[float], str],
+    blocked: np.ndarray | None = None,
 ) -> pa.Table:
     """Long form of several value arrays over the same labels: one row per label
-    and series, in order, with the value written by ``fmt``."""
+    and series, in order, with the value written by ``fmt``, or "—" for a label
+    that ``blocked`` (one flag per label) marks as hidden by a mask, as the
+    lessons' maps and tables write it."""
     n, k = len(labels), len(series)
     values = np.concatenate([np.asarray(v, dtype=float) for v in series.values()]) if k else np.zeros(0)
+    hidden = np.tile(np.zeros(n, dtype=bool) if blocked is None else np.asarray(blocked, dtype=bool), k)
     return table(
         {
             "label": list(labels) * k,
@@ -164,6 +170,6 @@ def grouped_bar_frame(
             "series": np.repeat(list(series), n),
             "series_order": np.repeat(np.arange(k), n),
             "value": values,
-            "text": [fmt(v) for v in values],
+            "text": ["—" if h else fmt(v) for v, h in zip(values, hidden, strict=True)],
         }
     )

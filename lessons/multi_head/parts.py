@@ -32,12 +32,15 @@ def narrow_weights_map(
     charts.show(charts.weights_frame(list(tokens), list(tokens), weights, allowed), spec, alt_text)
 
 
-def head_bars(labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str) -> None:
-    """Both heads' weights for one query, side by side per key token."""
+def head_bars(
+    labels: Sequence[str], series: dict[str, np.ndarray], alt_text: str, blocked: np.ndarray | None = None
+) -> None:
+    """Both heads' weights for one query, side by side per key token; a key the
+    mask hides (``blocked``) is labelled "—", not 0.0%."""
     spec = charts.grouped_bar_spec(  # tilted labels, so that ten glossed tokens all show
         t("ui.col.key_token"), t("ui.col.weight"), t("ui.col.head"), label_angle=-35, label_limit=160
     )
-    charts.show(charts.grouped_bar_frame(labels, series, pct), spec, alt_text)
+    charts.show(charts.grouped_bar_frame(labels, series, pct, blocked), spec, alt_text)
 
 
 def head_label(name: str, offset: int = 1) -> str:
@@ -89,7 +92,7 @@ def heads_section(
     names = [head_label(name, offset) for name in HEAD_NAMES]
     series = {name: heads.weights[k, query] for k, name in enumerate(names)}
     with bars_area:
-        head_bars(labels, series, t("multi_head.heads.bars_alt", query=labels[query]))
+        head_bars(labels, series, t("multi_head.heads.bars_alt", query=labels[query]), ~allowed[query])
     tops = [leaders(heads.weights[k, query]).tolist() for k in range(len(HEAD_NAMES))]
     looks = [looks_most(labels, heads.weights[k, query], top) for k, top in enumerate(tops)]
     st.markdown(t("multi_head.heads.summary", query=labels[query], head_a=looks[0], head_b=looks[1]))
