@@ -126,7 +126,8 @@ def log_line_spec(
 ) -> dict:
     """Lines over a logarithmic x axis that spans exactly the data (ticks at ``x_ticks``), one
     per series in ``names``; the first series is the reference the others follow
-    (the theory, the average), drawn over them so that it shows where they lie on it;
+    (the theory, the average), drawn over them as a line without points, so that
+    it shows where they lie on it and their points show through;
     the last series is a single large point (the learner's choice), drawn on top.
     With ``log_y_ticks`` the y axis is logarithmic too.
     Frame: ``line_frame`` rows with ``series_order`` 0 … len(names) − 1."""
@@ -155,7 +156,7 @@ def log_line_spec(
     )
     layers = (
         lines.mark_line(point=True).encode(strokeDash=dashed),
-        reference.mark_line(point=True).encode(strokeDash=dashed),
+        reference.mark_line(point=False).encode(strokeDash=dashed),  # the others' points show through
     )
     return freeze(alt.layer(*layers, point).properties(height=height))
 

@@ -113,8 +113,10 @@ def formula_section() -> None:
     """2. The sinusoidal encoding's formula, and a small table of it."""
     section_start(
         "positional.formula",
-        # two lines, so that a phone's column (358 px) holds each of them whole
-        r"\begin{gathered} \theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}} \\[4pt] "
+        # two lines, so that a phone's column (358 px) holds each of them whole; the strut
+        # (\rule) gives the fraction's numerator room under the box's top edge
+        r"\begin{gathered} \rule{0pt}{1.4em} "
+        r"\theta_{pos,\,i} = \frac{pos}{10000^{\,2\lfloor i/2 \rfloor / d_{model}}} \\[4pt] "
         r"PE_{pos,\,i} = \begin{cases} \sin\theta_{pos,\,i} & (i = 0, 2, 4, \dots) \\"
         r" \cos\theta_{pos,\,i} & (i = 1, 3, 5, \dots) \end{cases} \end{gathered}",
     )
