@@ -41,13 +41,13 @@ def test_width_slider_changes_the_parameter_count(page, app_url):
 
     open_app(page, f"{app_url}/capstone?lang=en&gpt_seed=997")
     note = page.get_by_text("dimensions for each head").first
-    expect(note).to_contain_text("d_model 32 ÷ h 4 = 8 dimensions")
+    expect(note).to_contain_text(" 32 ÷ h 4 = 8 dimensions")  # after the typeset d_model
     total = page.get_by_text("Training adjusts").first
     expect(total).to_contain_text(f"{expected_parameters(32, 2):,} numbers")
     slider = page.get_by_role("slider").nth(0)  # the width, in steps of 8
     slider.focus()
     slider.press("ArrowRight")
-    expect(note).to_contain_text("d_model 40 ÷ h 4 = 10 dimensions", timeout=20_000)
+    expect(note).to_contain_text(" 40 ÷ h 4 = 10 dimensions", timeout=20_000)
     expect(total).to_contain_text(f"{expected_parameters(40, 2):,} numbers")
     page.wait_for_selector(IDLE)
     assert page.locator(EXCEPTION).count() == 0
