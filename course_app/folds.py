@@ -18,33 +18,12 @@ Quizzes are never folded: a question is part of the main path.
 
 from __future__ import annotations
 
-from contextvars import ContextVar
-from typing import Any
-
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.delta_generator_singletons import get_last_dg_added_to_context_stack
 
 PREFIX = "fold_"
 OPENED = "open_folds"  # the names of the folds open in this session
-_INSIDE = ContextVar("inside_a_fold", default=0)  # a fold met inside an open fold is drawn inline
-
-
-class OpenFold:
-    """An open fold's body, entered with ``with``: a fold met while drawing it
-    is drawn inline (its label in bold, its body below), as Streamlit cannot
-    nest expanders."""
-
-    def __init__(self, box: DeltaGenerator) -> None:
-        self.box = box
-
-    def __enter__(self) -> DeltaGenerator:
-        self._token = _INSIDE.set(_INSIDE.get() + 1)
-        return self.box.__enter__()
-
-    def __exit__(self, *exc: Any) -> bool | None:
-        _INSIDE.reset(self._token)
-        return self.box.__exit__(*exc)
 
 
 def fold_key(name: str) -> str:
@@ -53,7 +32,7 @@ def fold_key(name: str) -> str:
     return f"{PREFIX}{name}"
 
 
-def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
+def fold(label: str, name: str, icon: str | None = None) -> DeltaGenerator | None:
     """Draw an expander keyed ``fold_<name>``, closed until the learner opens
     it; return its body (to draw into with ``with``) while it is open, None
     while it is closed. Inside an open fold, a fold is its body, always drawn.
@@ -66,22 +45,21 @@ def fold(label: str, name: str, icon: str | None = None) -> OpenFold | None:
     the page."""
     if _inside_a_fold():
         st.markdown(f"**{label}**")
-        return OpenFold(st.container())
+        return st.container()
     opened: set[str] = st.session_state.setdefault(OPENED, set())
     box = st.expander(label, icon=icon, expanded=name in opened, key=fold_key(name), on_change="rerun")
     if box.open:
         opened.add(name)
-        return OpenFold(box)
+        return box
     opened.discard(name)
     return None
 
 
 def _inside_a_fold() -> bool:
-    """Whether the script is drawing into an open fold: entered with ``with``
-    in this run, or, in a fragment's own rerun (the fragment drawn inside a
-    fold), an expander among the containers the fragment draws into."""
-    if _INSIDE.get():
-        return True
+    """Whether the script is drawing into an open fold: an expander among the
+    containers it draws into, on the page's run as on a fragment's own rerun
+    (a fragment drawn inside a fold). A fold met there is drawn inline (its
+    label in bold, its body below), never as an expander in an expander."""
     container = get_last_dg_added_to_context_stack()
     return container is not None and "expandable" in getattr(container, "_ancestor_block_types", ())
 
