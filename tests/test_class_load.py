@@ -23,7 +23,7 @@ from course_app.course import BY_ID
 
 BENCH = Path(__file__).resolve().parent / "benchmarks"
 sys.path.insert(0, str(BENCH))
-from class_load import account, database_events  # noqa: E402
+from class_load import account, actions, database_events, steady_state, whole_run  # noqa: E402
 from streamlit_protocol import QUIZ, TASK, VISIT, ClassTally, StreamlitSession  # noqa: E402
 
 
@@ -65,6 +65,33 @@ def test_the_balance_of_a_hand_counted_case():
     assert account(caused, written, 1) == {"caused": 9, "written": 7, "dropped": 1, "lost": 1, "extra": 0}
     # a visit nobody counted
     assert account(caused, Counter({VISIT: 4, TASK: 2, QUIZ: 4}), 0)["extra"] == 1
+
+
+def stats_row(count: int, p95: int, failures: int = 0) -> dict[str, str]:
+    """A row of Locust's statistics CSV, as run_locust returns it."""
+    return {
+        "Request Count": str(count),
+        "Failure Count": str(failures),
+        "50%": "20",
+        "95%": str(p95),
+        "Max Response Time": str(p95 + 100),
+    }
+
+
+def test_the_steady_state_rows_are_reported_apart_from_the_whole_run():
+    stats = {
+        "": stats_row(70, 900),  # Locust's aggregate row
+        "slider attention": stats_row(50, 480, failures=1),
+        "slider bigram": stats_row(30, 300),
+        "slider:steady attention": stats_row(40, 220),
+        "slider:steady bigram": stats_row(20, 150),
+        "join attention": stats_row(10, 3000),
+        "expected visit": stats_row(12, 0),
+    }
+    whole, steady = actions(whole_run(stats)), actions(steady_state(stats))
+    assert set(whole) == {"slider", "join"} and set(steady) == {"slider"}
+    assert (whole["slider"]["n"], whole["slider"]["p95"], whole["slider"]["fail"]) == (80, 480.0, 1)
+    assert (steady["slider"]["n"], steady["slider"]["p95"]) == (60, 220.0)  # the worst page's p95
 
 
 def test_a_learner_joins_over_the_protocol_and_its_events_are_counted(class_app):

@@ -46,7 +46,7 @@ sys.path[:0] = [str(ROOT), str(HERE.parent), str(HERE)]
 
 import sqlalchemy as sa
 from classroom import Servers, fmt, loadavg, run_locust
-from streamlit_protocol import QUIZ, TASK, VISIT, lesson_pages
+from streamlit_protocol import QUIZ, STEADY, TASK, VISIT, lesson_pages
 
 from course_app.classroom import store
 
@@ -174,6 +174,7 @@ def run(args, kind: str) -> dict:
             extra = ["--think", f"{args.think:g}", "--nickname-prefix", prefix]
             extra += [] if args.no_join else ["--class-code", made.code]
             extra += ["--pages", ",".join(pages), "--step-timeout", "60"]
+            extra += ["--steady-after", f"{args.steady_after:g}"]
             if args.outage and server is not None:
                 outage_later(server, max(0.0, (args.seconds - args.outage) / 2), args.outage)
             locust_args = SimpleNamespace(
@@ -197,7 +198,8 @@ def run(args, kind: str) -> dict:
             eng.dispose()
     figures = {
         "db": kind,
-        "actions": actions(stats),
+        "actions": actions(whole_run(stats)),
+        "steady": actions(steady_state(stats)),
         "caused": caused,
         "written": written,
         "joined": joined,
@@ -208,6 +210,21 @@ def run(args, kind: str) -> dict:
     }
     report(args, figures)
     return figures
+
+
+def steady_row(key: str) -> bool:
+    """Whether a statistics row ("<type> <name>") is an action of the steady state."""
+    return key.split(" ", 1)[0].endswith(STEADY)
+
+
+def whole_run(stats: dict[str, dict]) -> dict[str, dict]:
+    """The statistics rows of the whole run (each action as it happened)."""
+    return {key: row for key, row in stats.items() if not steady_row(key)}
+
+
+def steady_state(stats: dict[str, dict]) -> dict[str, dict]:
+    """The rows of the actions in the steady state (``--steady-after``), keyed as the whole run's."""
+    return {key.replace(STEADY, "", 1): row for key, row in stats.items() if steady_row(key)}
 
 
 def actions(stats: dict[str, dict]) -> dict[str, dict]:
@@ -231,15 +248,22 @@ def actions(stats: dict[str, dict]) -> dict[str, dict]:
     return out
 
 
-def report(args, f: dict) -> None:
-    joined = "learners outside the class" if args.no_join else "joined learners"
-    print(f"\n== {f['db']}: {args.learners} {joined}, think {args.think:g} s, {args.seconds:.0f} s")
+def print_actions(rows: dict[str, dict]) -> None:
     print(f"{'action':<8}{'n':>7}{'p50':>7}{'p95':>7}{'max':>7}{'fail':>6}")
-    for action, r in sorted(f["actions"].items()):
+    for action, r in sorted(rows.items()):
         print(
             f"{action:<8}{r['n']:>7}{fmt(str(r['p50'])):>7}{fmt(str(r['p95'])):>7}"
             f"{fmt(str(r['max'])):>7}{r['fail']:>6}"
         )
+
+
+def report(args, f: dict) -> None:
+    joined = "learners outside the class" if args.no_join else "joined learners"
+    print(f"\n== {f['db']}: {args.learners} {joined}, think {args.think:g} s, {args.seconds:.0f} s")
+    print_actions(f["actions"])
+    if f["steady"]:
+        print(f"the steady state, from {args.steady_after:g} s after the last learner started:")
+        print_actions(f["steady"])
     print(f"learners in the class (database): {f['joined']} of {args.learners}")
     for k in KINDS:
         print(f"  {k:<6} caused {f['caused'][k]:>6}   written {f['written'][k]:>6}")
@@ -270,6 +294,13 @@ def main() -> None:
     parser.add_argument("--outage", type=float, default=0, help="PostgreSQL: stop it this long mid-run")
     parser.add_argument("--workers", type=int, default=1, help="local Locust worker processes")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--steady-after",
+        type=float,
+        default=20,
+        help="seconds after the last learner started from when the actions are also reported "
+        "apart (the steady state, without the ramp-up's first page loads and joins); 0: not",
+    )
     parser.add_argument(
         "--no-join", action="store_true", help="the same run with learners outside any class (to compare)"
     )

@@ -60,6 +60,7 @@ FINISHED = ForwardMsg.ScriptFinishedStatus
 DONE = {FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
 CONTROL_KINDS = ("slider", "select_slider", "selectbox", "radio", "checkbox")
 VISIT, TASK, QUIZ = "visit", "task", "quiz"  # the class events a learner causes (quiz: any answer kind)
+STEADY = ":steady"  # an action's request type ends so once the ramp-up is over (--steady-after)
 
 
 class ProtocolError(Exception):

@@ -65,7 +65,15 @@ from locust import User, between, events, task
 from locust.exception import StopUser
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from streamlit_protocol import VISIT, ClassTally, ProtocolError, StreamlitSession, Widget, lesson_pages
+from streamlit_protocol import (
+    STEADY,
+    VISIT,
+    ClassTally,
+    ProtocolError,
+    StreamlitSession,
+    Widget,
+    lesson_pages,
+)
 
 EXPECTED = "expected"  # request type of the class events a learner's action caused
 
@@ -96,9 +104,22 @@ def _options(parser) -> None:
         help="seconds after all learners have started when the statistics start afresh "
         "(the first page loads of the ramp-up are then left out)",
     )
+    parser.add_argument(
+        "--steady-after",
+        type=float,
+        default=0.0,
+        help="seconds after all learners have started from when each action is also reported "
+        f"as '<action>{STEADY}' (the steady state, beside the whole run's figures)",
+    )
 
 
 _environment: list = []
+_steady_from: list[float] = []  # when the steady state begins (--steady-after), once spawning is complete
+
+
+def steady() -> bool:
+    """Whether the run is in its steady state: --steady-after seconds past the ramp-up."""
+    return bool(_steady_from) and time.monotonic() >= _steady_from[-1]
 
 
 @events.init.add_listener
@@ -113,6 +134,8 @@ def _reset_after_settling(user_count: int, **_kwargs) -> None:
     env = _environment[-1] if _environment else None
     if env is not None and env.parsed_options is not None and env.parsed_options.settle > 0:
         gevent.spawn_later(env.parsed_options.settle, env.stats.reset_all)
+    if env is not None and env.parsed_options is not None and env.parsed_options.steady_after > 0:
+        _steady_from.append(time.monotonic() + env.parsed_options.steady_after)
 
 
 class Learner(User):
@@ -196,14 +219,16 @@ class Learner(User):
             )
             self.session.close()
             return False
-        events.request.fire(
-            request_type=kind,
-            name=page,
-            response_time=seconds * 1000,
-            response_length=self.session.bytes_in - before,
-            exception=None,
-            context={},
-        )
+        types = [kind, kind + STEADY] if steady() else [kind]
+        for request_type in types:
+            events.request.fire(
+                request_type=request_type,
+                name=page,
+                response_time=seconds * 1000,
+                response_length=self.session.bytes_in - before,
+                exception=None,
+                context={},
+            )
         return True
 
     @task
