@@ -288,12 +288,13 @@ def try_this(lesson_id: str, checks: dict[str, bool], share: bool = True, **valu
         classroom.record_tasks(lesson_id, newly)
         save_progress(learner)
         completed("ui.task_done")
-    with st.container(border=True):
-        st.markdown(f"**{t('ui.try_this')}**")
-        for tid in checks:
-            done = f"{lesson_id}.{tid}" in learner.tasks
-            mark = ":material/check_box:" if done else ":material/check_box_outline_blank:"
-            st.markdown(f"{mark} {t(f'{lesson_id}.task.{tid}', **values)}")
+    lines = [f"**{t('ui.try_this')}**"]
+    for tid in checks:
+        done = f"{lesson_id}.{tid}" in learner.tasks
+        mark = ":material/check_box:" if done else ":material/check_box_outline_blank:"
+        lines.append(f"{mark} {t(f'{lesson_id}.task.{tid}', **values)}")
+    # One element, a paragraph per task: each element is a message on every first load.
+    st.container(border=True).markdown("\n\n".join(lines))
     if share:  # here, so that the link follows the demo's fragment reruns
         share_view()
 

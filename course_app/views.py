@@ -179,8 +179,8 @@ def explorer_bars(view: Explored) -> int:
         labels[query],
         "ui.explorer.bars_alt",
         None if allowed is None else allowed[query],
+        after=t("ui.explorer.output", output=vec(view.result.output[query])),
     )
-    st.markdown(t("ui.explorer.output", output=vec(view.result.output[query])))
     return best
 
 
@@ -216,12 +216,18 @@ def explorer_map(view: Explored, prefix: str) -> None:
 
 
 def weights_bars(
-    labels: Sequence[str], weights: np.ndarray, query: str, alt_key: str, allowed: np.ndarray | None = None
+    labels: Sequence[str],
+    weights: np.ndarray,
+    query: str,
+    alt_key: str,
+    allowed: np.ndarray | None = None,
+    after: str = "",
 ) -> int:
     """One query's weights as bars, the top one(s) in orange and the positions
     the mask hides (``allowed`` False) in grey, and a sentence naming the top
     token, or saying the tied ones tie (``<alt_key>.one``/``.tie`` and
-    ``ui.weights_summary.one``/``.tie``). Returns the index of the (first) top token."""
+    ``ui.weights_summary.one``/``.tie``), followed by the paragraph ``after``
+    in the same element. Returns the index of the (first) top token."""
     _, top = ranking.top_names(labels, weights)
     masked = None if allowed is None else ~np.asarray(allowed, dtype=bool)
     spec = charts.bar_spec(t("ui.col.key_token"), t("ui.col.weight"), slanted=long_labels(labels))
@@ -232,11 +238,10 @@ def weights_bars(
     )
     frame = charts.bar_frame(labels, weights, texts, highlight=top, masked=masked)
     charts.show(frame, spec, ranking.top_text(alt_key, labels, weights, escape=False, query=query))
-    st.markdown(
-        ranking.top_text(
-            "ui.weights_summary", labels, weights, query=md_escape(query), total=num(np.sum(weights), 3)
-        )
+    summary = ranking.top_text(
+        "ui.weights_summary", labels, weights, query=md_escape(query), total=num(np.sum(weights), 3)
     )
+    st.markdown(f"{summary}\n\n{after}" if after else summary)
     return int(top[0])
 
 

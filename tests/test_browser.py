@@ -126,7 +126,7 @@ def test_a_completed_task_survives_a_reload(page, app_url):
 
     open_app(page, f"{app_url}/attention?lang=en")
     step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 5)  # temperature 1.0 -> 1.5: 魚 48.4 %
-    task = page.locator('[data-testid="stMarkdown"]', has_text="raise the temperature")
+    task = page.locator('[data-testid="stMarkdown"] p', has_text="raise the temperature")
     ticked = task.get_by_role("img", name="check_box icon", exact=True)
     expect(ticked).to_be_visible(timeout=20_000)
     page.wait_for_selector(IDLE)

@@ -56,7 +56,7 @@ def join_and_work(page, link: str, nickname: str, right: bool) -> None:
     seat = parse_qs(urlsplit(page.url).query)["seat"][0]
     open_app(page, f"{link.split('/?')[0]}/attention?lang=en&seat={seat}", timeout_ms=180_000)
     step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 5)  # temperature 1.5: the fish task
-    task = page.locator('[data-testid="stMarkdown"]', has_text="raise the temperature")
+    task = page.locator('[data-testid="stMarkdown"] p', has_text="raise the temperature")
     expect(task.get_by_role("img", name="check_box icon", exact=True)).to_be_visible(timeout=60_000)
     page.wait_for_selector(IDLE)
     options = catalog("en")["attention.quiz.q1.options"]  # the right answer is the second

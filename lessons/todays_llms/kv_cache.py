@@ -104,20 +104,18 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
         )
     st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
     ops = operation_counts(step, model.config.d_model, model.config.n_blocks)
-    st.markdown(
-        t_count(
-            "todays_llms.cache.this_step",
-            step,
-            n=step,
-            without=f"{ops.without_cache[-1]:,}",
-            with_cache=f"{ops.with_cache[-1]:,}",
-            total_without=f"{ops.total_without:,}",
-            total_with=f"{ops.total_with:,}",
-        )
+    this_step = t_count(
+        "todays_llms.cache.this_step",
+        step,
+        n=step,
+        without=f"{ops.without_cache[-1]:,}",
+        with_cache=f"{ops.with_cache[-1]:,}",
+        total_without=f"{ops.total_without:,}",
+        total_with=f"{ops.total_with:,}",
     )
     full, _ = forward(model.params, gen.run.token_ids[:step], model.config)
     diff = float(np.abs(full[-1] - gen.run.logits[step - 1]).max())
-    st.markdown(t("todays_llms.cache.same", diff=f"{diff:.1e}"))
+    st.markdown(f"{this_step}\n\n{t('todays_llms.cache.same', diff=f'{diff:.1e}')}")  # one element
     return ops.total_without, ops.total_with
 
 
