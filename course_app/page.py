@@ -48,7 +48,8 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # button (the share link's) is always shown. The uploader's size
 # limit is said by our own caption; on Japanese pages (<html lang="ja">, set
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
-# (see browser.py).
+# (see browser.py). A link's underline sits below the letters, so that an
+# underscore in it (W_O, √d_k in the glossary's index) stays visible.
 NARROW_SCREEN_CSS = """<style>
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
@@ -81,6 +82,7 @@ NARROW_SCREEN_CSS = """<style>
 }
 html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: none; }
 [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
+.stApp a { text-underline-offset: 0.3em; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p { font-size: 0; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p::after {
   content: var(--upload-label); font-size: 0.875rem;
