@@ -1,7 +1,7 @@
 """Joined learners under load: the slider's time and the class's events, end to end.
 
     python tests/benchmarks/class_load.py [--db sqlite,postgres] [--learners 20] [--seconds 60]
-        [--think 2] [--pages attention,bigram] [--outage SECONDS]
+        [--think 2] [--pages attention,bigram] [--outage SECONDS] [--steady-after 20]
 
 For each database: one app process (``streamlit run streamlit_app.py``) on a
 fresh database: SQLite in a new data folder (``$CLASSROOM_DATA``), or
@@ -17,8 +17,11 @@ act every ``--think`` seconds for S seconds. ``--no-join``: the same run with
 learners who never join (the slider's time without a class, to compare).
 
 Reported: each action's count, p50 / p95 / max (ms) and failures, as Locust
-measured them (the statistics are not reset after the ramp-up: a learner's
-events are counted from its join on); the events the learners caused, as
+measured them, over the whole run (the statistics are not reset after the
+ramp-up: a learner's events are counted from its join on) and, apart, over
+the steady state (the actions from ``--steady-after`` seconds, 20 by
+default, after the last learner started: without the queue of the
+learners' arrival); the events the learners caused, as
 each counted them (streamlit_user.ClassTally: visits, tasks, quiz answers);
 the events the database holds for the class, by kind, and the class's
 dropped count (the writer's, written with its next batch); events lost =
