@@ -23,6 +23,7 @@ from lesson_core.rounding import fixed_array
 MAIN_FIGURE = "main_figure"
 # The vector editor's column widths, in pixels: a token and four numbers fit a phone.
 EDITOR_TOKEN_PX, EDITOR_NUMBER_PX = 100, 62
+FEW_COLUMNS = 8  # a weights map with at most this many columns slants its glossed labels on a phone too
 
 
 def kept(widget, in_url: bool, *args, **kwargs):
@@ -280,8 +281,11 @@ def weights_map(
         height,
         selectable=pick_into is not None,
         labels=charts.Labels(
-            # upright on a phone, where ten labels side by side would overlap
-            angle="width < 480 ? -90 : -40" if slanted else "width < 480 ? -90 : 0",
+            # glossed: slanted, and upright on a phone when there are too many columns
+            # to slant (ten); a phone's unglossed (Japanese) labels stand upright too
+            angle=(-40 if len(labels) <= FEW_COLUMNS else "width < 480 ? -90 : -40")
+            if slanted
+            else "width < 480 ? -90 : 0",
             align="left" if slanted else None,
             row_limit="width < 300 ? 60 : 120" if slanted else None,  # a phone: shorter glosses
         ),

@@ -264,3 +264,25 @@ def test_weights_map_column_labels_stand_upright_on_a_phone():
         if layer.get("encoding", {}).get("x", {}).get("field") == "col"
     ]
     assert angles and all(a == {"expr": "width < 480 ? -90 : 0"} for a in angles), angles
+
+
+def map_column_angles(at) -> list:
+    """The column labels' angle of every weights map on the page."""
+    import json
+
+    return [
+        layer["encoding"]["x"]["axis"]["labelAngle"]
+        for chart in at.get("vega_lite_chart")
+        for layer in json.loads(chart.proto.spec).get("layer", [])
+        if layer.get("encoding", {}).get("x", {}).get("field") == "col"
+    ]
+
+
+def test_glossed_column_labels_stand_upright_on_a_phone_only_when_there_are_many():
+    """Ten glossed (English) labels slanted overlap on a phone, so they stand
+    upright there; a map of a few tokens (the KV cache's first steps) keeps them
+    slanted, which reads better than sideways text."""
+    ten = map_column_angles(open_page("pages/2_attention.py", "en", folds=True))
+    assert ten and all(a == {"expr": "width < 480 ? -90 : -40"} for a in ten), ten
+    few = map_column_angles(open_page("pages/10_todays_llms.py", "en"))  # its maps: 3 tokens at first
+    assert few and all(a == -40 for a in few), few
