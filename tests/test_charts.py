@@ -146,6 +146,35 @@ def test_slanted_heatmap_has_the_angle_on_every_x_axis(angle):
         assert "labelAngle" not in y.get("axis", {})
 
 
+def vega_value(expr: str, width: int):
+    """The value of a Vega expression of ``width``, literals and nested ``c ? a : b``
+    (the shapes the heatmaps use), evaluated in Python."""
+
+    def ternary(text: str) -> str:
+        if "?" not in text:
+            return text
+        cond, rest = text.split("?", 1)
+        yes, no = rest.split(":", 1)
+        return f"(({yes}) if ({cond}) else ({no}))"
+
+    text = expr.replace("width", str(width))
+    while (inner := re.search(r"\(([^()]*\?[^()]*)\)", text)) is not None:
+        text = text[: inner.start()] + repr(eval(ternary(inner.group(1)))) + text[inner.end() :]
+    return eval(ternary(text))
+
+
+@pytest.mark.parametrize("width, angle, align", [(390, -90, "left"), (1280, 0, "center")])
+def test_column_labels_upright_on_a_laptop_are_centred_over_their_columns(width, angle, align):
+    """An angle that follows the width: an upright label is centred over its
+    column, a tilted one starts at it (Vega-Lite's default started both there)."""
+    spec = heatmap(labels=charts.Labels(angle="width < 480 ? -90 : 0"))
+    for x in with_channel(spec, "x"):
+        axis = x["axis"]
+        assert vega_value(axis["labelAngle"]["expr"], width) == angle
+        assert vega_value(axis["labelAlign"]["expr"], width) == align
+        assert vega_value(axis["labelBaseline"]["expr"], width) == ("bottom" if angle == 0 else "middle")
+
+
 def test_heatmap_row_label_limit_is_on_the_y_axis_only():
     spec = heatmap(labels=charts.Labels(row_limit=190))
     assert all(y["axis"]["labelLimit"] == 190 for y in with_channel(spec, "y"))

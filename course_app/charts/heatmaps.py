@@ -103,6 +103,12 @@ class Cells:
 def _columns(titles: MapTitles, labels: Labels) -> alt.X:
     """The columns, labelled on top, every label drawn."""
     angle, align, baseline = expr_or(labels.angle), given(labels.align), given(labels.baseline)
+    if isinstance(labels.angle, str) and labels.align is None and labels.baseline is None:
+        # an angle that changes with the width: centred over its column when upright,
+        # starting at it when tilted (Vega-Lite's default then starts even an upright one there)
+        flat = f"({labels.angle}) == 0"
+        align = {"expr": f"{flat} ? 'center' : 'left'"}
+        baseline = {"expr": f"{flat} ? 'bottom' : 'middle'"}
     if labels.angle == 0 and labels.tilt_below is not None:
         narrow = f"bandwidth('x') < {labels.tilt_below}"
         angle = {"expr": f"{narrow} ? -45 : 0"}
