@@ -410,8 +410,6 @@ def lesson_end(lesson_id: str) -> None:
 def lesson_footer(lesson_id: str) -> None:
     """Previous / next lesson links (home when there is none)."""
     (before, after), params = course.neighbours(lesson_id), link_params()
-    left, right = st.columns(2)
-    with left:
+    with st.container(horizontal=True, horizontal_alignment="distribute"):  # the next one at the right edge
         page_link(before, "← " + (t(f"{before.id}.menu") if before else t("home.menu")), params)
-    with right:
         page_link(after, (t(f"{after.id}.menu") if after else t("home.menu")) + " →", params)
