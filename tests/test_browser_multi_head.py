@@ -35,7 +35,7 @@ def test_seed_slider_changes_the_random_heads(page, app_url):
     open_fold(page, "ja", "multi_head.run.header")  # section 4 is a fold
     flat = page.get_by_text("重みの最大は").first
     expect(flat).to_contain_text("21.3%")
-    seed = page.get_by_role("slider", name="乱数のシード（W_Q・W_K・W_V・W_O を引き直す）")
+    seed = page.get_by_role("slider", name="乱数のシード（W_Q、W_K、W_V、W_O を引き直す）")
     seed.focus()
     seed.press("ArrowRight")  # one step: a rerun replaces the slider, so one key per check
     expect(flat).not_to_contain_text("21.3%", timeout=20_000)
