@@ -254,15 +254,7 @@ def test_quiz_q2_facts_hold_on_the_default_map():
 def test_weights_map_column_labels_stand_upright_on_a_phone():
     """Ten flat column labels overlap in a phone's 358 px: the weights map turns
     them upright when the chart is narrow (and keeps them flat on a laptop)."""
-    import json
-
-    at = open_page("pages/2_attention.py", "ja", folds=True)
-    angles = [
-        layer["encoding"]["x"]["axis"]["labelAngle"]
-        for chart in at.get("vega_lite_chart")
-        for layer in json.loads(chart.proto.spec).get("layer", [])
-        if layer.get("encoding", {}).get("x", {}).get("field") == "col"
-    ]
+    angles = map_column_angles(open_page("pages/2_attention.py", "ja", folds=True))
     assert angles and all(a == {"expr": "width < 480 ? -90 : 0"} for a in angles), angles
 
 

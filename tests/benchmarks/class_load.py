@@ -231,7 +231,8 @@ def steady_state(stats: dict[str, dict]) -> dict[str, dict]:
 
 
 def actions(stats: dict[str, dict]) -> dict[str, dict]:
-    """Per action (over every page): count, failures, p50, p95 (the busiest page's), max."""
+    """Per action (over every page): count, failures, p50 (the busiest page's), p95 (the worst
+    page's), max."""
     merged: dict[str, dict] = {}
     for key, row in stats.items():
         if not key or key.startswith(EXPECTED + " "):
