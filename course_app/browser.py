@@ -157,7 +157,14 @@ export default function (component) {
   } catch (e) {
     keptLang = "";  // storage blocked: the URL and the browser's locale still decide
   }
-  if ((data.langs || []).includes(keptLang) && keptLang !== data.known_lang) setStateValue("lang", keptLang);
+  // <html data-course-bridge>: "reporting" while a value of the browser's is
+  // on its way to the server (the rerun it asks for is still to come), "idle"
+  // once the server knows everything the browser holds.
+  let reporting = false;
+  if ((data.langs || []).includes(keptLang) && keptLang !== data.known_lang) {
+    setStateValue("lang", keptLang);
+    reporting = true;
+  }
   let stored = "";
   try {
     stored = window.localStorage.getItem(data.storage_key) || "";
@@ -166,8 +173,10 @@ export default function (component) {
   }
   if (!data.ready) {
     setStateValue("stored", stored);
+    root.dataset.courseBridge = "reporting";
     return;
   }
+  root.dataset.courseBridge = reporting ? "reporting" : "idle";
   // Another tab of the same browser may have stored progress since: keep the
   // union of both (progress only grows), never overwrite it with this tab's.
   const save = unionProgress(stored, data.save, data.order || []);

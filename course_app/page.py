@@ -50,7 +50,9 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
 # (see browser.py). A link's underline sits below the letters, so that an
 # underscore in it (W_O, √d_k in the glossary's index) stays visible.
+# --course-style tells that this stylesheet is applied (the browser tests wait for it).
 NARROW_SCREEN_CSS = """<style>
+:root { --course-style: 1; }
 .katex-display { overflow-x: auto; overflow-y: hidden; padding-bottom: 0.25rem; }
 @media (max-width: 640px) { .katex-display > .katex { font-size: 1em; } }
 @media (max-width: 640px) {

@@ -23,8 +23,82 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 MENU_READY = '[data-testid="stSidebar"] [data-testid="stPageLink"]'
+QUIET_MS = 250  # how long the page must stay unchanged to count as at rest
+
+# Counts the script runs the page has shown (each change of stApp's
+# data-test-script-state to "running", full runs and fragment runs alike) and
+# notes when anything last changed: the script's state, an element added or
+# removed, a style or size. Installed once per document, before the action a
+# test waits on, so a run that starts and ends between two polls still counts.
+_WATCH = """() => {
+  if (!window.__courseWatch) {
+    const watch = { runs: 0, changed: performance.now(), layout: "" };
+    window.__courseWatch = watch;
+    new MutationObserver((records) => {
+      watch.changed = performance.now();
+      for (const r of records) {
+        if (r.attributeName === "data-test-script-state"
+            && r.target.getAttribute("data-test-script-state") === "running") watch.runs += 1;
+      }
+    }).observe(document.documentElement, { subtree: true, childList: true, attributes: true,
+                                           characterData: true });
+  }
+  return window.__courseWatch.runs;
+}"""
+
+# The page is at rest when: the script is not running and has run more often
+# than ``since`` (the count before the action); the browser bridge
+# (course_app/browser.py) has nothing left to report, so no rerun of its own
+# is on its way; the app's stylesheet is applied (page.NARROW_SCREEN_CSS sets
+# --course-style); the fonts are loaded; every chart has drawn its canvas or
+# SVG; and nothing in the page (elements, text, sizes) has changed for
+# QUIET_MS. A change of runs without a visible "running" (two status messages
+# handled in one render) is caught by ``settled_ms``: a page that has stood
+# still that long, with the script idle, has finished the run too.
+_AT_REST = """([since, quietMs, settledMs]) => {
+  const watch = window.__courseWatch;
+  const root = document.documentElement;
+  const app = document.querySelector('[data-testid="stApp"]');
+  if (!watch || !app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
+  if (document.querySelector(".st-key-browser_bridge") && root.dataset.courseBridge !== "idle") return false;
+  if (getComputedStyle(root).getPropertyValue("--course-style").trim() !== "1") return false;
+  if (document.fonts.status !== "loaded") return false;
+  for (const chart of document.querySelectorAll('[data-testid="stVegaLiteChart"]')) {
+    if (!chart.querySelector("canvas, svg.marks")) return false;
+  }
+  const main = document.querySelector('[data-testid="stMain"]') || document.body;
+  const layout = `${main.scrollHeight}x${main.scrollWidth}:${window.innerWidth}`;
+  const now = performance.now();
+  if (layout !== watch.layout) { watch.layout = layout; watch.changed = now; }
+  const still = now - watch.changed;
+  return (watch.runs > since && still >= quietMs) || still >= settledMs;
+}"""
+
+
+def runs(page) -> int:
+    """The script runs this page has shown since the watch was installed
+    (installing it if need be)."""
+    return page.evaluate(_WATCH)
+
+
+def settle(page, since: int = -1, timeout_ms: int = 60_000, settled_ms: int = 3_000) -> None:
+    """Wait until the page is at rest (see _AT_REST): after more than ``since``
+    runs (the count ``runs()`` gave before an action), or, without ``since``,
+    once the script is idle and nothing has moved for QUIET_MS. Every browser
+    test waits through this (or ``rerun``), never on a bare timer."""
+    runs(page)
+    page.wait_for_function(_AT_REST, arg=[since, QUIET_MS, settled_ms], polling=50, timeout=timeout_ms)
+
+
+def rerun(page, action, timeout_ms: int = 60_000) -> None:
+    """Do ``action`` (a click, a key press, a fill: anything that asks the
+    script to run) and wait until that run has ended and the page is at rest.
+    The count is taken before the action, so a page still idle from the run
+    before it is never mistaken for the new run's end."""
+    before = runs(page)
+    action()
+    settle(page, since=before, timeout_ms=timeout_ms)
 
 
 def free_port() -> int:
@@ -81,7 +155,7 @@ def open_app(page, url: str, timeout_ms: int = 60_000):
     script, so it exists only after a run) and is idle again."""
     page.goto(url)
     page.wait_for_selector(MENU_READY, timeout=timeout_ms)
-    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    settle(page, timeout_ms=timeout_ms)
     return page
 
 
@@ -96,9 +170,7 @@ def open_all_folds(page, timeout_ms: int = 60_000) -> None:
         if closed.count() == 0:
             return
         closed.first.scroll_into_view_if_needed()
-        closed.first.click()
-        page.wait_for_timeout(300)  # the rerun the click asks for
-        page.wait_for_selector(IDLE, timeout=timeout_ms)
+        rerun(page, closed.first.click, timeout_ms)
     raise AssertionError("folds kept closing or appearing")
 
 
@@ -110,21 +182,20 @@ def open_fold(page, lang: str, label_key: str, timeout_ms: int = 20_000, **value
     label = catalog(lang)[label_key].format(**values)
     summary = page.locator('[data-testid="stExpander"] summary', has_text=label).first
     summary.scroll_into_view_if_needed()
-    summary.click()
-    page.wait_for_timeout(300)  # the rerun the click asks for
-    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    rerun(page, summary.click, timeout_ms)
 
 
 def step_slider(slider, key: str, times: int = 1) -> None:
     """Press ``key`` on a slider ``times`` times, one step at a time: each press
-    waits until the slider shows a new value, so a rerun that re-renders the
-    slider mid-way cannot swallow a press or send it elsewhere."""
+    waits for the rerun it asks for and for the slider to show a new value, so
+    a rerun that re-renders the slider mid-way cannot swallow a press or send
+    it elsewhere."""
     from playwright.sync_api import expect
 
     for _ in range(times):
         before = slider.input_value()
         slider.focus()
-        slider.press(key)
+        rerun(slider.page, lambda: slider.press(key))
         expect(slider).not_to_have_value(before, timeout=20_000)
 
 
@@ -145,6 +216,4 @@ def expect_url_has(page, *fragments: str, timeout_ms: int = 20_000) -> None:
 def press_train(page, timeout_ms: int = 180_000) -> None:
     """Press the capstone's Train button and wait until the training run ends
     (its result is then kept for every session of the server)."""
-    page.locator(".st-key-gpt_train button").click()
-    page.wait_for_timeout(500)  # the run the click starts
-    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    rerun(page, page.locator(".st-key-gpt_train button").click, timeout_ms)

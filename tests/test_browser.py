@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app, open_fold, step_slider
+from apprun import expect_url_has, open_app, open_fold, settle, step_slider
 
 pytestmark = pytest.mark.browser
 
@@ -34,7 +34,7 @@ def test_attention_page_slider_changes_a_weight(page, app_url):
     # Lower the temperature with the keyboard: weights sharpen.
     step_slider(page.get_by_role("slider").nth(0), "ArrowLeft", 5)
     expect(summary).not_to_contain_text("65.7%", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     expect(page).to_have_url(re.compile(r"at_temp=0\.5"))
 
@@ -57,7 +57,7 @@ def test_language_switch_changes_the_page_and_the_url(page, app_url):
     expect(page.locator("h1").first).to_contain_text("Query, Key, Value", timeout=30_000)
     expect_url_has(page, "lang=en")
     page.reload()
-    page.wait_for_selector(IDLE, timeout=60_000)
+    settle(page, timeout_ms=60_000)
     expect(page.locator("h1").first).to_contain_text("Query, Key, Value")
 
 
@@ -76,7 +76,7 @@ def test_clicking_a_heatmap_row_chooses_the_query(page, app_url):
     # pointer and drop the click, as a learner's first click can be dropped;
     # the learner clicks again, and so does the test, at most four times.
     for _ in range(4):
-        page.wait_for_selector(IDLE, timeout=20_000)
+        settle(page, timeout_ms=20_000)
         cells.nth(4 * 10).click(position={"x": 3, "y": 3})  # a cell of row 4: 食べた
         try:
             expect(chosen).to_be_visible(timeout=5_000)
@@ -98,7 +98,7 @@ def test_query_sliders_edit_the_chosen_token(page, app_url):
     expect(summary).to_contain_text("食べた (ate)")
     step_slider(page.get_by_role("slider").nth(3), "ArrowLeft", 10)  # 猫's action 1.0 -> 0.0
     expect(summary).to_contain_text("魚 (fish)", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "at_q0=0%2C1%2C0%2C0", "at_q0=0,1,0,0")
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -109,7 +109,7 @@ def test_share_link_restores_the_controls_in_a_new_tab(page, app_url):
     open_app(page, f"{app_url}/attention?lang=en")
     step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 3)  # temperature
     expect(page.get_by_text("attends most to").first).not_to_contain_text("65.7%", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     page.get_by_role("button", name="Share this view").click()
     code = page.locator('[data-testid="stCode"] code').last
     expect(code).to_be_visible(timeout=20_000)  # drawn once the popover is open
@@ -129,10 +129,10 @@ def test_a_completed_task_survives_a_reload(page, app_url):
     task = page.locator('[data-testid="stMarkdown"] p', has_text="raise the temperature")
     ticked = task.get_by_role("img", name="check_box icon", exact=True)
     expect(ticked).to_be_visible(timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect(page).to_have_url(re.compile(r"p=at\.001"))
     page.reload()
-    page.wait_for_selector(IDLE, timeout=60_000)
+    settle(page, timeout_ms=60_000)
     expect(ticked).to_be_visible(timeout=30_000)
 
 
@@ -149,7 +149,7 @@ def test_two_sessions_never_see_each_others_state(browser, app_url):
         box.press("Enter")
         expect(a.get_by_text("Weights of かじる")).to_be_visible(timeout=20_000)
         b.reload()
-        b.wait_for_selector(IDLE, timeout=60_000)
+        settle(b, timeout_ms=60_000)
         expect(b.get_by_text("Weights of だった (was)")).to_be_visible(timeout=20_000)
         expect(b.get_by_label("Sentence (tokens separated by spaces)")).to_have_value(re.compile("^猫"))
     finally:
@@ -168,6 +168,6 @@ def test_hostile_text_runs_no_script_and_shows_as_typed(page, app_url):
     box.fill(hostile)
     box.press("Enter")
     expect(page.get_by_text("Weights of **b**")).to_be_visible(timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert dialogs == []
     assert page.locator("main img[src='x']").count() == 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import open_app, settle
 
 from course_app.i18n import LANGS
 
@@ -44,8 +44,8 @@ def streamlit_own(rule: str, target: str) -> bool:
 @pytest.mark.parametrize("name", list(page_paths()))
 def test_no_serious_accessibility_violation(page, app_url, name, lang):
     open_app(page, f"{app_url}/{page_paths()[name]}?lang={lang}")
-    page.wait_for_timeout(800)  # let Vega and KaTeX finish drawing
-    page.wait_for_selector(IDLE)
+    settle(page)
+    settle(page)
     page.evaluate(axe_source())
     results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     found = []

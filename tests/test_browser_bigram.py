@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app
+from apprun import expect_url_has, open_app, settle
 
 pytestmark = pytest.mark.browser
 
@@ -21,7 +21,7 @@ def test_slider_reads_further_and_the_distance_changes(page, app_url):
     slider.focus()
     slider.press("ArrowRight")  # ねこ は ひるね: the corpus says が, the bigram が or を half each
     expect(distance).to_contain_text("50.0%", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "bg_read=3")
     slider.press("ArrowLeft")
     slider.press("ArrowLeft")  # one token read: the bigram is the corpus
@@ -37,7 +37,7 @@ def test_added_sentence_is_plain_text_and_survives_a_trip(page, app_url):
     box.fill("<b>ねこ</b> は **ミルク** が すき")
     box.press("Enter")
     expect(page.get_by_text("コーパスに追加しました")).to_be_visible(timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(ERROR).count() == 0
     # typed HTML never becomes an element: nothing bold with the learner's text in it
     assert page.locator("b", has_text="ねこ").count() == 0

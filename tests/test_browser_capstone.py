@@ -5,7 +5,7 @@ the numbers in the text."""
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app
+from apprun import expect_url_has, open_app, settle
 from test_pages_capstone import expected_parameters
 
 pytestmark = pytest.mark.browser
@@ -24,12 +24,12 @@ def test_training_from_a_link_shows_the_curve_and_the_results(page, app_url):
     expect(page.get_by_text("All 40 steps done").or_(page.get_by_text("Done: the loss fell"))).to_be_visible(
         timeout=60_000
     )
-    page.wait_for_selector(IDLE, timeout=60_000)
+    settle(page, timeout_ms=60_000)
     # the comparison opens once the learner has predicted
     expect(page.get_by_text("How different are the two sides?")).to_have_count(0)
     page.get_by_role("radiogroup").get_by_text("No: like the bigram", exact=False).click()
     expect(page.get_by_text("How different are the two sides?")).to_be_visible(timeout=30_000)
-    page.wait_for_selector(IDLE, timeout=60_000)
+    settle(page, timeout_ms=60_000)
     curve = page.locator('[data-testid="stVegaLiteChart"]').first
     expect(curve.locator("path.mark-line, g.mark-line path").first).to_be_attached()
     assert page.locator(EXCEPTION).count() == 0
@@ -49,6 +49,6 @@ def test_width_slider_changes_the_parameter_count(page, app_url):
     slider.press("ArrowRight")
     expect(note).to_contain_text(" 40 ÷ h 4 = 10 dimensions", timeout=20_000)
     expect(total).to_contain_text(f"{expected_parameters(40, 2):,} numbers")
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(EXCEPTION).count() == 0
     expect_url_has(page, "gpt_width=40")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import parse_qs, urlparse
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app, open_fold
+from apprun import expect_url_has, open_app, open_fold, settle
 
 from course_app.progress import Progress, decode
 
@@ -38,7 +38,7 @@ def test_page_loads_and_the_temperature_slider_moves_a_weight(page, app_url):
     for _ in range(5):
         slider.press("ArrowLeft")
     expect(summary).not_to_contain_text("65.7%", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(NO_ERROR).count() == 0
     expect_url_has(page, "cm_temp=0.5")
 
@@ -54,13 +54,13 @@ def test_fill_values_show_the_leak_and_tick_the_task(page, app_url):
     fill = page.locator('[data-testid="stRadio"]').first
     fill.get_by_text("0", exact=True).click()
     expect(leak).to_have_count(2, timeout=20_000)  # ...and now the note under the map
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(NO_ERROR).count() == 0
     expect_url_has(page, "cm_fill=0")
     assert "causal_mask.tightest_fill" not in progress_in(page.url).tasks  # 0 lets weight through
     fill.get_by_text("−1e9", exact=True).click()
     expect(leak).to_have_count(1, timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     # the value closest to 0 that leaks nothing: the task is ticked and saved in the URL
     assert "causal_mask.tightest_fill" in progress_in(page.url).tasks
 
@@ -74,6 +74,6 @@ def test_sliding_window_hides_the_far_left(page, app_url):
     page.get_by_role("radiogroup", name="Mask", exact=True).get_by_text("sliding window").click()
     # a window of 2: それ sees 。 and itself; 猫 far to the left is hidden now
     expect(note).to_contain_text("hides 猫 (cat)", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(NO_ERROR).count() == 0
     expect_url_has(page, "cm_window=2")

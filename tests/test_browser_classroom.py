@@ -9,7 +9,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from apprun import IDLE, open_app, running_app, step_slider
+from apprun import open_app, running_app, settle, step_slider
 
 from course_app.classroom import teacher
 from course_app.i18n import catalog
@@ -52,13 +52,13 @@ def join_and_work(page, link: str, nickname: str, right: bool) -> None:
     page.get_by_label("Nickname").fill(nickname)
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page.get_by_text(f"as “{nickname}”")).to_be_visible(timeout=60_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     seat = parse_qs(urlsplit(page.url).query)["seat"][0]
     open_app(page, f"{link.split('/?')[0]}/attention?lang=en&seat={seat}", timeout_ms=180_000)
     step_slider(page.get_by_role("slider").nth(0), "ArrowRight", 5)  # temperature 1.5: the fish task
     task = page.locator('[data-testid="stMarkdown"] p', has_text="raise the temperature")
     expect(task.get_by_role("img", name="check_box icon", exact=True)).to_be_visible(timeout=60_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     options = catalog("en")["attention.quiz.q1.options"]  # the right answer is the second
     page.get_by_text(options[1 if right else 0], exact=True).click()
     verdict = catalog("en")["attention.quiz.q1.feedback"][1][:6] if right else catalog("en")["ui.wrong"]

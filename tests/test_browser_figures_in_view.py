@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
-from apprun import open_app, press_train
+from apprun import open_app, press_train, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from screenshots import page_paths
@@ -90,7 +90,7 @@ def both_in_view(page, figure: Figure, controls: tuple[str, ...]) -> tuple[bool,
         else:
             dy = min(seen["chart"][0], seen["controls"][0]) - seen["top"] - 4
         page.evaluate(SCROLL_BY, dy)
-        page.wait_for_timeout(150)  # a sticky figure settles
+        settle(page)  # a sticky figure settles
         seen = page.evaluate(MEASURE, [figure.key, list(controls)])
         boxes = (seen["chart"], seen["controls"])
         if all(top >= seen["top"] - 1 and bottom <= seen["bottom"] + 1 for top, bottom in boxes):
@@ -103,7 +103,7 @@ def open_lesson(page, url: str, name: str) -> None:
     if name == "capstone":  # the curve exists once a run has been trained
         press_train(page)
     page.wait_for_selector(f".st-key-{FIGURES[name].key} [data-testid='stVegaLiteChart']", timeout=60_000)
-    page.wait_for_timeout(600)  # let Vega finish drawing
+    settle(page)
 
 
 @pytest.mark.parametrize("lang", LANGS)

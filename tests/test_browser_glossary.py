@@ -88,5 +88,5 @@ def test_the_learner_scrolling_away_is_not_undone(page, app_url):
     page.mouse.move(900, 500)  # over the lesson, not the sidebar
     page.mouse.wheel(0, 2500)
     page.wait_for_function(f"id => !({AT_TOP})(id)", arg="dot-product", timeout=5_000)
-    page.wait_for_timeout(1_000)
+    page.wait_for_timeout(1_000)  # a span in which nothing may happen: no state to wait for
     assert page.evaluate(TOP_OF, "dot-product") < -150, "the page scrolled back by itself"

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-from apprun import IDLE, ROOT, free_port, open_app
+from apprun import ROOT, free_port, open_app, settle
 
 from course_app.i18n import WORD_JOINER
 
@@ -93,7 +93,7 @@ def test_escaped_text_shows_exactly_as_typed(page, tmp_path):
     with probe_app(TYPED, tmp_path) as url:
         page.goto(url)
         page.wait_for_selector(f".st-key-caption_{len(TYPED) - 1}", timeout=60_000)
-        page.wait_for_selector(IDLE, timeout=60_000)
+        settle(page, timeout_ms=60_000)
         assert page.locator(ERROR).count() == 0
         wrong = []
         for i, text in enumerate(TYPED):
@@ -117,7 +117,7 @@ def test_playground_shows_a_typed_address_as_text(page, app_url):
     summary = page.get_by_text("いちばん注目しているのは")
     shown_as = "「" + "\u2060?".join(map(re.escape, last)) + "」"  # the escaper's invisible joiners aside
     expect(summary).to_contain_text(re.compile(shown_as), timeout=30_000)  # the rerun with the typed sentence
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(ERROR).count() == 0
     assert f"「{last}」" in seen(summary)
     main = page.locator('[data-testid="stMain"]')

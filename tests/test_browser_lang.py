@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from apprun import IDLE, open_app
+from apprun import open_app, settle
 
 pytestmark = pytest.mark.browser
 
@@ -24,7 +24,7 @@ def test_a_chosen_language_comes_back_from_the_plain_address(page, app_url):
     other = page.context.new_page()  # the same browser, the app's plain address
     open_app(other, app_url)
     other.wait_for_function("() => document.documentElement.lang === 'en'", timeout=30_000)
-    other.wait_for_selector(IDLE)
+    settle(other)
     expect(other.locator("h1").first).not_to_contain_text("アテンション", timeout=20_000)
     assert "lang=ja" not in other.url
     other.close()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app, open_fold
+from apprun import expect_url_has, open_app, open_fold, settle
 
 pytestmark = pytest.mark.browser
 
@@ -23,7 +23,7 @@ def test_multi_head_page_loads_and_the_head_count_moves_d_head(page, app_url):
     slider.focus()
     slider.press("ArrowRight")
     expect(result).to_contain_text("width 48", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     expect_url_has(page, "mh_heads=16")
 
@@ -39,7 +39,7 @@ def test_seed_slider_changes_the_random_heads(page, app_url):
     seed.focus()
     seed.press("ArrowRight")  # one step: a rerun replaces the slider, so one key per check
     expect(flat).not_to_contain_text("21.3%", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "mh_seed=1")
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -59,6 +59,6 @@ def test_look_back_control_sits_under_its_chart_on_a_phone(page, app_url):
     control.focus()
     control.press("ArrowRight")  # k = 2
     expect(summary).to_contain_text("食べた", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "mh_offset=2")
     assert page.locator('[data-testid="stException"]').count() == 0

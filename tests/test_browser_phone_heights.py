@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from apprun import open_app
+from apprun import open_app, rerun, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from page_heights import MEASURE, train_the_default_model
@@ -33,7 +33,7 @@ def test_every_lesson_fits_a_phone_with_its_folds_closed(phone, app_url, lang):
         if name in NOT_A_PATH:
             continue
         open_app(phone, f"{app_url}/{path}?lang={lang}")
-        phone.wait_for_timeout(800)  # let Vega finish drawing
+        settle(phone)
         heights[name] = phone.evaluate(MEASURE)[0]
     assert len(heights) >= 9, heights
     assert min(heights.values()) > 800, heights  # the pages drew
@@ -49,9 +49,7 @@ def test_a_fold_opened_in_the_browser_draws_its_body_and_keeps_it(phone, app_url
     phone.locator('[data-testid="stExpander"] summary', has_text="Compute it by hand").click()
     hand.first.wait_for(timeout=20_000)
     # a rerun from another control leaves the fold open and its body drawn
-    phone.get_by_text("Causal mask", exact=True).first.click()
-    phone.wait_for_timeout(1500)
-    phone.wait_for_selector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+    rerun(phone, phone.get_by_text("Causal mask", exact=True).first.click)
     assert hand.first.is_visible()
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app
+from apprun import expect_url_has, open_app, settle
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def test_positional_page_loads_and_a_slider_moves_a_number(page, app_url):
     slider.focus()
     slider.press("ArrowRight")
     expect(hands).to_contain_text("8.0 turns", timeout=20_000)  # (51 − 1) / 2π = 7.96
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator('[data-testid="stException"]').count() == 0
     expect_url_has(page, "pe_n=51")
 
@@ -37,7 +37,7 @@ def test_d_model_moves_in_even_steps(page, app_url):
     slider.focus()
     slider.press("ArrowRight")
     expect(hands).to_contain_text("次元 16, 17", timeout=20_000)  # d_model 16 -> 18
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "pe_d=18")
     assert page.locator('[data-testid="stException"]').count() == 0
 
@@ -49,7 +49,7 @@ def test_mask_switch_shows_which_outputs_stay(page, app_url):
     page.get_by_text("Causal mask (lesson 4)").first.click()
     masked = page.get_by_text("With the mask, the outputs at").first
     expect(masked).to_contain_text("を (object marker), 追う (chase)", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "pe_mask=true")
     assert page.locator('[data-testid="stException"]').count() == 0
 

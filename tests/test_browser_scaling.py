@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from apprun import IDLE, expect_url_has, open_app, open_fold
+from apprun import expect_url_has, open_app, open_fold, settle
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_temperature_slider_changes_the_entropy(page, app_url):
     for _ in range(5):
         slider.press("ArrowRight")  # 1.0 -> 1.5: the weights flatten
     expect(entropy).not_to_contain_text("1.60 bits", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(ERROR_BOX).count() == 0
     expect_url_has(page, "sc_temp=1.5")
 
@@ -67,6 +67,6 @@ def test_spread_slider_changes_the_top_weight(page, app_url):
         slider.press("ArrowLeft")  # 8.0 -> 7.0
     expect(result).to_contain_text("σ = 7.00", timeout=20_000)
     expect(result).to_contain_text(top_weight(7.0))
-    page.wait_for_selector(IDLE)
+    settle(page)
     assert page.locator(ERROR_BOX).count() == 0
     expect_url_has(page, "sc_spread=7")

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from apprun import IDLE, MENU_READY, open_app
+from apprun import MENU_READY, open_app, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "benchmarks"))
 from streamlit_protocol import StreamlitSession, lesson_pages
@@ -82,7 +82,7 @@ class Background:
 
 
 def wait_idle(page, timeout_ms: int = 90_000) -> None:
-    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    settle(page, timeout_ms=timeout_ms)
 
 
 def test_browsers_go_through_every_lesson_while_the_server_is_busy(browser, app_url):

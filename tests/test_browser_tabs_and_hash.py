@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from apprun import IDLE, open_app, step_slider
+from apprun import open_app, settle, step_slider
 
 pytestmark = pytest.mark.browser
 
@@ -40,7 +40,7 @@ def test_a_second_tab_keeps_what_the_first_tab_stored(page, app_url):
     # tab B, which never saw that task, saves after a full run of its own
     tab_b.locator('[data-testid="stSidebar"]').get_by_text(re.compile(r"^4\. ")).click()
     expect(tab_b).to_have_url(re.compile(r"/causal_mask"), timeout=30_000)
-    tab_b.wait_for_selector(IDLE)
+    settle(tab_b)
     stored = _stored_matches(tab_b, r"(^|_)cm\.")  # B's new visit is stored...
     assert re.search(r"(^|_)at\.001", stored), stored  # ...and A's task is still there
     assert re.search(r"(^|_)sc\.", stored), stored
@@ -51,8 +51,8 @@ def test_a_malformed_hash_does_not_stop_the_page_script(page, app_url):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     open_app(page, f"{app_url}/glossary?lang=en#%E0%A4%A")
-    page.wait_for_timeout(1500)  # the script's repairs run on the next animation frames
+    settle(page)
     page.wait_for_function("() => document.documentElement.lang === 'en'", timeout=20_000)
     page.evaluate("() => { location.hash = '%E0%A4%A'; }")  # and again after a hash change
-    page.wait_for_timeout(800)
+    settle(page)
     assert not [e for e in errors if "URI" in e], errors

@@ -5,7 +5,7 @@ numbers and the URL, and a RoPE position slider changes the score."""
 from __future__ import annotations
 
 import pytest
-from apprun import IDLE, expect_url_has, open_app, open_fold, step_slider
+from apprun import expect_url_has, open_app, open_fold, settle, step_slider
 
 pytestmark = pytest.mark.browser
 EXCEPTION = '[data-testid="stException"]'
@@ -24,7 +24,7 @@ def test_stepping_the_generation_updates_the_costs(page, app_url):
     step_slider(step, "ArrowRight")
     expect(costs).to_contain_text("(4 tokens)", timeout=20_000)
     expect(costs).to_contain_text(f"{2 * (12 * 32 * 32 * 4 + 32 * 4 * 5):,}")
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "llm_step=4")
     assert page.locator(EXCEPTION).count() == 0
 
@@ -41,7 +41,7 @@ def test_japanese_page_and_the_rope_slider(page, app_url):
     m = page.get_by_role("slider", name="クエリの位置 m")
     step_slider(m, "ArrowRight")
     expect(result).to_contain_text("+4", timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "llm_m=6")
     assert page.locator(EXCEPTION).count() == 0
 
@@ -63,7 +63,7 @@ def test_a_fold_inside_a_folded_demo_stays_inline_when_the_demo_reruns_alone(pag
     assert expanders.count() == 0
     block = page.get_by_role("slider", name=cat["todays_llms.long.block"])
     step_slider(block, "ArrowLeft")  # a rerun of the demo's fragment alone
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect_url_has(page, "llm_block=9")
     expect(page.locator("strong", has_text=inner)).to_be_visible()
     assert expanders.count() == 0

@@ -7,7 +7,7 @@ import contextlib
 import re
 
 import pytest
-from apprun import IDLE, open_app, step_slider
+from apprun import open_app, settle, step_slider
 
 from course_app.i18n import LANGS
 
@@ -38,7 +38,7 @@ def test_progress_comes_back_from_the_plain_address(page, app_url):
     )  # T 1.0 -> 1.6: 魚 below 50 % ticks a task
     sidebar = page.locator('[data-testid="stSidebar"]')
     expect(sidebar.get_by_text(re.compile(r"^2\. .* · 1/"))).to_be_visible(timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     other = page.context.new_page()  # the same browser, the app's plain address
     open_app(other, app_url)
     expect(other.locator('[data-testid="stSidebar"]').get_by_text(re.compile(r"^2\. .* · 1/"))).to_be_visible(
@@ -52,8 +52,7 @@ def test_a_fresh_browser_starts_with_no_progress(browser, app_url):
     context = browser.new_context()
     try:
         page = open_app(context.new_page(), f"{app_url}/?lang=en")
-        page.wait_for_timeout(1500)
-        page.wait_for_selector(IDLE)
+        settle(page)
         assert page.locator('[data-testid="stSidebar"]').get_by_text(re.compile(r" · [1-9]\d*/")).count() == 0
     finally:
         context.close()
@@ -82,7 +81,7 @@ def test_no_page_scrolls_sideways_on_a_phone(phone, app_url, lang):
     wide = {}
     for name, path in page_paths().items():
         open_app(phone, f"{app_url}/{path}?lang={lang}")
-        phone.wait_for_timeout(500)  # let Vega draw
+        settle(phone)
         widths = phone.evaluate(WIDTHS)
         if max(widths) > 390:
             wide[name] = widths
@@ -144,7 +143,7 @@ def test_a_quiz_answer_shows_its_feedback_and_a_right_one_counts_in_the_menu(pag
     choices = page.get_by_role("radiogroup", name=en[f"{base}.question"])
     choices.get_by_text(options[wrong], exact=True).click()
     expect(page.get_by_text(en["ui.wrong"]).first).to_be_visible(timeout=20_000)
-    page.wait_for_selector(IDLE)
+    settle(page)
     expect(menu).to_contain_text(f"{entry}0/{total}")
     choices.get_by_text(options[question.answer], exact=True).click()
     expect(menu).to_contain_text(f"{entry}1/{total}", timeout=20_000)
@@ -198,8 +197,8 @@ def test_the_share_links_copy_button_shows_on_a_touch_screen(browser, app_url, t
     share.tap() if touch else share.click()
     page.wait_for_selector('[data-testid="stCode"]', timeout=30_000)
     page.mouse.move(0, 0)  # no pointer over the code block
-    page.wait_for_timeout(300)
-    assert page.evaluate(COPY_BUTTON_SHOWN) is touch
+    settle(page)
+    page.wait_for_function(f"() => ({COPY_BUTTON_SHOWN})() === {str(touch).lower()}", timeout=5_000)
     context.close()
 
 
@@ -216,15 +215,15 @@ def test_back_leaves_a_lesson_whose_progress_changed_the_url(page, app_url):
     question = lesson.quizzes[0]
     base = f"bigram.quiz.{question.id}"
     open_app(page, f"{app_url}/?lang=en")
-    page.wait_for_timeout(1500)  # the browser bridge has loaded
+    settle(page)
     menu = page.locator('[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]')
     menu.filter(has_text=en["bigram.menu"]).first.click()
     expect(page).to_have_url(re.compile(r"/bigram\?.*p=bg\.0+\.0+"), timeout=30_000)  # the visit
-    page.wait_for_selector(IDLE)
+    settle(page)
     choices = page.get_by_role("radiogroup", name=en[f"{base}.question"])
     choices.get_by_text(en[f"{base}.options"][question.answer], exact=True).click()
     expect(page).to_have_url(re.compile(r"p=bg\.0+\.10*(&|$)"), timeout=30_000)  # the answer
-    page.wait_for_selector(IDLE)
+    settle(page)
     page.go_back()
     # home again, where the app writes the progress into the URL too
     expect(page).to_have_url(re.compile(r"/\?lang=en(&p=[^&]*)?$"), timeout=30_000)
@@ -243,7 +242,7 @@ def test_the_playground_vector_editor_fits_a_phone(phone, app_url, lang):
     """The token and all four numbers of a row, without scrolling the table sideways."""
     open_app(phone, f"{app_url}/playground?lang={lang}")
     phone.wait_for_selector('[data-testid="stDataFrame"] .dvn-scroller', timeout=30_000)
-    phone.wait_for_timeout(500)
+    settle(phone)
     assert phone.evaluate(EDITOR_OVERFLOW) <= 1
 
 
@@ -265,6 +264,6 @@ def test_a_glossed_choice_shows_what_the_page_uses(browser, app_url, query, show
         context = browser.new_context(viewport={"width": width, "height": height})
         page = context.new_page()
         open_app(page, f"{app_url}/multi_head?{query}")
-        page.wait_for_timeout(1000)  # the bridge's rerun after the first
+        settle(page)
         assert page.evaluate(SHOWN_CHOICE, "mh_query") == shown, (width, query)
         context.close()

@@ -119,3 +119,28 @@ def test_each_floor_imports_only_the_floors_below_it():
         assert files, floor
         for path in files:
             assert not imported_modules(path) & above, path
+
+
+BROWSER_SCRIPTS = sorted(
+    [*(ROOT / "tests").glob("test_browser*.py"), *(ROOT / "tests" / "tools").glob("*.py")]
+)
+# A timer that stands for "nothing may happen in this span" (no state to wait
+# for) says so on its line; any other timer is a guess at how long the app takes.
+NOTHING_HAPPENS = "a span in which nothing may happen"
+
+
+@pytest.mark.parametrize("path", BROWSER_SCRIPTS, ids=lambda p: p.name)
+def test_browser_scripts_wait_through_apprun_not_on_timers(path):
+    """Browser tests and tools wait for the app through tests/apprun.py
+    (``settle``, ``rerun``, ``open_app``, ...), which know when a run has
+    ended, the stylesheet is applied and the page stands still: a bare timer,
+    or a wait on the script's idle state alone, matches the page *before* a
+    rerun that a busy machine starts late."""
+    text = path.read_text(encoding="utf-8")
+    timers = [
+        line.strip()
+        for line in text.splitlines()
+        if "wait_for_timeout(" in line and NOTHING_HAPPENS not in line
+    ]
+    assert not timers, timers
+    assert "data-test-script-state" not in text, "wait through apprun.settle instead"

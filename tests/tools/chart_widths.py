@@ -18,7 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, open_all_folds, open_app, running_app
+from apprun import CHROMIUM, CHROMIUM_ARGS, open_all_folds, open_app, running_app, settle
 from screenshots import page_paths
 
 from course_app.i18n import LANGS
@@ -123,10 +123,10 @@ def measure(page, url: str) -> list[dict]:
     """The charts of the page at ``url``, each with its box and drawn width."""
     open_app(page, url, timeout_ms=180_000)  # a busy machine's first run of a page is slow
     open_all_folds(page)  # the charts inside folds too
-    page.wait_for_timeout(800)  # let Vega finish drawing
+    settle(page)
     # Scroll through the page so that charts drawn lazily get their size.
     page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 1e6)")
-    page.wait_for_timeout(300)
+    settle(page)
     return page.evaluate(MEASURE)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, press_train, running_app
+from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, press_train, running_app, settle
 from playwright.sync_api import sync_playwright
 from screenshots import SIZES, page_paths
 
@@ -51,7 +51,7 @@ def main() -> None:
                 page = context.new_page()
                 for name, path in pages.items():
                     open_app(page, f"{url}/{path}?lang={lang}")
-                    page.wait_for_timeout(800)  # let Vega finish drawing
+                    settle(page)
                     rows[name][f"{size}-{lang}"] = tuple(page.evaluate(MEASURE))
                 context.close()
         browser.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app
+from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app, settle
 from playwright.sync_api import sync_playwright
 
 from course_app.course import PAGES, url_path
@@ -38,10 +38,10 @@ def main(out: Path) -> None:
                 page = context.new_page()
                 for name, path in pages.items():
                     open_app(page, f"{url}/{path}?lang={lang}")
-                    page.wait_for_timeout(800)  # let Vega finish drawing
+                    settle(page)
                     full = page.locator('[data-testid="stMain"]').evaluate("e => e.scrollHeight")
                     page.set_viewport_size({"width": width, "height": max(height, full + 40)})
-                    page.wait_for_timeout(300)
+                    settle(page)
                     page.screenshot(path=out / f"{name}-{lang}-{size}.png")
                     page.set_viewport_size({"width": width, "height": height})
                     print(out / f"{name}-{lang}-{size}.png")
