@@ -39,7 +39,8 @@ The modules, read in this order:
                  attention, feed_forward, block, unembed (and their *_backward)
     model.py     Config, Params and ModelParams (parameter_names, pack, unpack), init_params,
                  forward and backward through the whole model; next_token_distribution,
-                 attention_maps, generate
+                 attention_maps, generate, next_token_stages (the sampling
+                 steps themselves are lesson_core.sampling)
     training.py  cross_entropy, loss_and_grads, clip_by_global_norm, adam_step, train,
                  TrainResult; the budget (training_work, max_steps, MAX_TRAIN_WORK)
 
@@ -61,6 +62,7 @@ from lesson_core.transformer.model import (
     generate,
     init_params,
     next_token_distribution,
+    next_token_stages,
     pack,
     parameter_count,
     parameter_names,
@@ -110,6 +112,7 @@ __all__ = [
     "make_batch",
     "max_steps",
     "next_token_distribution",
+    "next_token_stages",
     "pack",
     "parameter_count",
     "parameter_names",

@@ -13,6 +13,7 @@ from typing import NamedTuple, TypeVar
 import numpy as np
 
 from lesson_core.attention import causal_mask, softmax
+from lesson_core.sampling import Stages, check_temperature, check_top_k, check_top_p, sampling_stages
 from lesson_core.transformer.data import BOS, EOS, Vocab, with_bos
 from lesson_core.transformer.layers import (
     AttentionParams,
@@ -302,14 +303,6 @@ def attention_maps(params: Params, config: Config, vocab: Vocab, tokens: Sequenc
     return np.stack([c.weights for c in cache.blocks])
 
 
-def _check_temperature(temperature: object) -> None:
-    """ValueError unless temperature is a finite number >= 0."""
-    if isinstance(temperature, bool) or not isinstance(temperature, int | float | np.number):
-        raise ValueError(f"temperature must be a number, got {temperature!r}")
-    if not math.isfinite(temperature) or temperature < 0:
-        raise ValueError(f"temperature must be a finite number >= 0, got {temperature!r}")
-
-
 def generate(
     params: Params,
     config: Config,
@@ -318,32 +311,72 @@ def generate(
     temperature: float,
     rng: np.random.Generator,
     max_tokens: int = 12,
+    top_k: int | None = None,
+    top_p: float = 1.0,
 ) -> tuple[str, ...]:
-    """Sample one token at a time from softmax(logits / temperature) (temperature 0:
-    always the most likely token), append it and repeat, until "</s>" or max_tokens.
+    """Sample one token at a time, append it and repeat, until "</s>" or max_tokens.
+    Each step is ``lesson_core.sampling.sampling_stages`` on the last position's
+    logits: softmax(logits / temperature) (temperature 0: always the most likely
+    token, the first in vocabulary order on a tie), then top-k (None: k = V, off),
+    then top-p (1: off), renormalised, drawn with ``rng``.
 
-    "<s>" is never sampled. Returns the new tokens only; they end with "</s>"
-    when the model chose to stop.
+    "<s>" is never sampled (its logit is set to −inf). Returns the new tokens only;
+    they end with "</s>" when the model chose to stop. ValueError for a bad
+    temperature, top_k (1..V) or top_p ((0, 1]).
 
     Shapes: prefix [n] -> at most max_tokens tokens
     """
-    _check_temperature(temperature)
+    check_temperature(temperature)
+    top_k = len(vocab) if top_k is None else check_top_k(top_k, len(vocab))
+    check_top_p(top_p)
     _check_int("max_tokens", max_tokens, 0, MAX_SEQUENCE)
     ids = list(_encode_prefix(vocab, prefix))
     out: list[str] = []
-    bos = vocab.index(BOS)
     while len(out) < max_tokens and len(ids) < MAX_SEQUENCE:
-        logits, _ = forward(params, np.array(ids), config)
-        scores = logits[-1].copy()
-        scores[bos] = -np.inf
-        if temperature == 0:
-            choice = int(np.argmax(scores))
-        else:
-            with np.errstate(over="ignore"):
-                p = softmax(scores / temperature)
-            choice = int(rng.choice(len(scores), p=p))
-        ids.append(choice)
-        out.append(vocab.tokens[choice])
+        step = _step(params, config, vocab, ids, temperature, top_k, top_p, rng)
+        ids.append(step.drawn)
+        out.append(vocab.tokens[step.drawn])
         if out[-1] == EOS:
             break
     return tuple(out)
+
+
+def next_token_stages(
+    params: Params,
+    config: Config,
+    vocab: Vocab,
+    prefix_tokens: Sequence[str],
+    temperature: float,
+    top_k: int,
+    top_p: float,
+    rng: np.random.Generator,
+) -> Stages:
+    """The next generation step after "<s>" + prefix, every stage of it: what
+    ``generate`` does for one token (same logits, same rules, same draw).
+
+    Shapes: prefix_tokens [n] -> Stages of [V] arrays
+    """
+    return _step(
+        params, config, vocab, list(_encode_prefix(vocab, prefix_tokens)), temperature, top_k, top_p, rng
+    )
+
+
+def _step(
+    params: Params,
+    config: Config,
+    vocab: Vocab,
+    ids: list[int],
+    temperature: float,
+    top_k: int,
+    top_p: float,
+    rng: np.random.Generator,
+) -> Stages:
+    """The last position's logits for the ids ("<s>" first), "<s>" set to −inf
+    (never generated), through ``sampling_stages``.
+
+    Shapes: ids [n] -> Stages of [V] arrays
+    """
+    logits, _ = forward(params, np.asarray(ids), config)
+    scores = logits[-1].copy()
+    scores[vocab.index(BOS)] = -np.inf
+    return sampling_stages(scores, temperature, top_k, top_p, rng)
