@@ -95,7 +95,7 @@ LESSONS: tuple[Lesson, ...] = (
         id="capstone",
         page="pages/7_capstone.py",
         code="gpt",
-        tasks=("t1", "t2", "t3"),
+        tasks=("t1", "t2", "t3", "t4"),
         quizzes=(Quiz("q1", 0), Quiz("q2", 1), Quiz("q3", 2)),
     ),
     Lesson(

@@ -370,6 +370,17 @@ class LookBack:
     places: tuple[tuple[int, int], ...] = ()
 
 
+def wa_position(tokens: Sequence[str], wa: str = WA) -> int | None:
+    """は's position in "<s>" + tokens ("<s>" at 0): its first place after the first
+    word, i = min {i >= 2 : labels[i] = は}, so that the token before it (i − 1) is
+    a subject; None when no は comes after the first word.
+
+    Shapes: tokens [n − 1] -> scalar
+    """
+    labels = with_bos(tokens)
+    return labels.index(wa, 2) if wa in labels[2:] else None
+
+
 def look_back(maps: np.ndarray, tokens: Sequence[str], wa: str = WA) -> LookBack | None:
     """Where は's position i (its first place after the first word, counting
     "<s>" as 0) attends to position i − 1 most, over every block and head; None
@@ -378,9 +389,9 @@ def look_back(maps: np.ndarray, tokens: Sequence[str], wa: str = WA) -> LookBack
     Shapes: maps [blocks, h, n, n] with n = len(tokens) + 1 -> scalars
     """
     labels = with_bos(tokens)
-    if wa not in labels[2:]:
+    i = wa_position(tokens, wa)
+    if i is None:
         return None
-    i = labels.index(wa, 2)
     weights = maps[:, :, i, i - 1]
     block, head = np.unravel_index(int(np.argmax(weights)), weights.shape)
     heads = weights.shape[1]
@@ -423,4 +434,5 @@ __all__ = [
     "shown_tokens",
     "snap",
     "step_budget",
+    "wa_position",
 ]

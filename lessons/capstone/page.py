@@ -90,6 +90,7 @@ def lab() -> None:
     mine = pressed_here(config, pressed)
     trained = result is not None and result.status == "finished"
     tv = cat_dog_tv(result) if trained else 1.0
+    picked = False  # t4: the learner picked (one of) the best head(s) in section 5's fold
     if trained:
         st.header(t("capstone.predict.header"))
         st.markdown(t("capstone.predict.body"))
@@ -107,12 +108,13 @@ def lab() -> None:
         if box := fold(t("capstone.attn.header"), "capstone_attn", icon=":material/unfold_more:"):
             with box:
                 st.markdown(t("capstone.attn.body"))
-                maps.attention_section(result)
+                picked = maps.attention_section(result)
     elif result is not None:
         st.info(t("capstone.train.diverged_hint"))
     checks = {  # only for a run this learner asked for: another learner's cached one does not count
         "t1": mine and trained and config.n_heads == 1 and result.reached_target,
         "t2": mine and trained and tv < FAIL_TV,
         "t3": mine and result is not None and result.status == "diverged",
+        "t4": mine and trained and picked,
     }
     try_this(LESSON, checks, target=num(LOSS_TARGET), tv=pct(FAIL_TV, 0))
