@@ -530,3 +530,100 @@ def test_a_trained_page_numbers_its_sections_one_by_one(lang):
         if (m := re.match(r"(\d+)\. ", text))
     )
     assert numbers == [1, 2, 3, 4, 5]
+
+
+# --- what each head does (section 5) --------------------------------------------------------
+
+
+def attn_fold(at):
+    (fold,) = [e for e in at.expander if e.label.startswith("5. ")]
+    return fold
+
+
+def role_captions(at) -> list[str]:
+    """The caption under each small map: its pattern, then its scores (in the grid's order)."""
+    return [c.value for c in attn_fold(at).caption if c.value.startswith("**") and "  \n" in c.value]
+
+
+def expected_patterns(scores: list[float], threshold: float) -> list[int]:
+    """Which of the printed scores name the head, recomputed from the printed figures:
+    those at least the threshold, of them the largest (all on a tie)."""
+    passing = [i for i, x in enumerate(scores) if x >= 100 * threshold]
+    top = max((scores[i] for i in passing), default=None)
+    return [i for i in passing if scores[i] == top]
+
+
+@pytest.mark.parametrize("sentence", [CORPUS[0], CORPUS[8]])  # with は after ねこ, and without は
+def test_each_map_shows_its_scores_and_named_pattern(lang, sentence):
+    from course_app.i18n import catalog
+    from lesson_core.head_roles import PATTERNS, THRESHOLD, head_roles
+    from lesson_core.transformer import attention_maps
+
+    at = train_on_page(open_page(PAGE, lang), SHORT | {"gpt_seed": 4})
+    at.selectbox(key="gpt_sentence").set_value(" ".join(sentence)).run()
+    assert_clean(at)
+    result = training.cached(Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=4))
+    maps_ = attention_maps(result.params, result.config, result.vocab, sentence)
+    roles = [role for block in head_roles(maps_, sentence) for role in block]
+    captions = role_captions(at)
+    assert len(captions) == len(roles) == 2
+    words = catalog(lang)
+    names = [words[f"capstone.attn.roles.pattern.{p}"].format(wa="は") for p in PATTERNS]
+    mixed = words["capstone.attn.roles.mixed"]
+    assert pct(THRESHOLD) in all_text(at) + " ".join(c.value for c in attn_fold(at).caption)
+    for k, (caption, role) in enumerate(zip(captions, roles, strict=True)):
+        head_line, score_line = caption.split("  \n")
+        shown = [float(x) for x in re.findall(r"(\d+\.\d)%", score_line)]
+        lesson = [float(pct(v)[:-1]) for v in role.scores.defined().values()]
+        assert shown == lesson  # the same figures, in the same order
+        assert len(shown) == (4 if "は" in sentence[1:] else 3)
+        for i in range(len(shown)):  # each score is a weight of this head, recomputed from the map
+            head = maps_[0, k]
+            n = len(sentence) + 1
+            direct = [
+                np.mean([head[j, j - 1] for j in range(1, n)]),
+                np.mean(head[1:, 0]),
+                np.mean(np.diag(head)[1:]),
+                head[2, 1],
+            ][i]
+            assert shown[i] == float(pct(direct)[:-1])
+        named = expected_patterns(shown, THRESHOLD)
+        if named:
+            assert all(names[i] in head_line for i in named) and mixed not in head_line
+            assert not any(names[i] in head_line for i in range(len(shown)) if i not in named)
+        else:
+            assert head_line == mixed
+
+
+def test_the_pick_says_whether_it_is_the_best_head_and_its_figure(lang):
+    from lesson_core.head_roles import subject_heads
+
+    at = train_on_page(open_page(PAGE, lang), SHORT | {"gpt_seed": 4})
+    result = training.cached(Config(d_model=16, n_heads=2, n_blocks=1, steps=40, seed=4))
+    found = subject_heads(result)
+    assert found.sentences == 11
+    for index in (0, 1):
+        at.selectbox(key="gpt_head_pick").select_index(index).run()
+        assert_clean(at)
+        (text,) = [m.value for m in attn_fold(at).markdown if "11" in m.value and "**" in m.value]
+        assert f"**{pct(found.mean[0, index])}**" in text
+        right = (1, index + 1) in found.places
+        assert f"**{pct(found.best)}**" in text or right
+        verdict = {
+            "en": ("**Right.**", "**Not this one.**"),
+            "ja": ("**正解です。**", "**このヘッドではありません。**"),
+        }
+        assert text.startswith(verdict[lang][0 if right else 1])
+
+
+def test_the_largest_model_draws_every_head_with_its_scores(lang):
+    at = open_page(PAGE, lang, {"gpt_seed": "11"}, folds=True)
+    set_widgets(at, {"gpt_width": 64, "gpt_blocks": 2, "gpt_steps": 20})
+    at.run()
+    train_on_page(at, {"gpt_heads": 8})
+    assert_clean(at)
+    assert len(frames_with(at, "row", "col", "masked")) == 16
+    assert len(role_captions(at)) == 16
+    assert len(at.selectbox(key="gpt_head_pick").options) == 16
+    at.selectbox(key="gpt_head_pick").select_index(15).run()
+    assert_clean(at)

@@ -36,6 +36,8 @@ MAX_SENTENCE = 80
 NEVER_ONE: dict[tuple[str, str], str] = {
     ("ui.weights_summary.tie", "n_tied"): "a tie is two or more (lesson_core.ranking.tops)",
     ("capstone.attn.look_back.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
+    ("capstone.attn.roles.right.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
+    ("capstone.attn.roles.wrong.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
     ("scaling.onehot.close_pair", "n"): "the softmax demo's 12 scores",
     ("scaling.predict.result", "entropy_1"): "an entropy printed with two decimals (1.60 at T = 1)",
     ("scaling.predict.result", "entropy_2"): "an entropy printed with two decimals (2.45 at T = 2)",
