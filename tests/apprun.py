@@ -48,11 +48,13 @@ _WATCH = """() => {
 }"""
 
 # The page is at rest when: the script is not running and has run more often
-# than ``since`` (the count before the action); the browser bridge
-# (course_app/browser.py) has nothing left to report, so no rerun of its own
-# is on its way; the app's stylesheet is applied (page.NARROW_SCREEN_CSS sets
-# --course-style); the fonts are loaded; every chart has drawn its canvas or
-# SVG; and nothing in the page (elements, text, sizes) has changed for
+# than ``since`` (the count before the action); on a course page (one that
+# mounts the browser bridge, course_app/browser.py, as a test's probe app does
+# not) the bridge has nothing left to report, so no rerun of its own is on its
+# way, and the course's stylesheet is applied (page.NARROW_SCREEN_CSS sets
+# --course-style); the fonts are loaded; every chart on display has drawn its
+# canvas or SVG (one in a tab not shown, display: none, is drawn only when its
+# tab is opened: st.tabs); and nothing in the page (elements, text, sizes) has changed for
 # QUIET_MS. A change of runs without a visible "running" (two status messages
 # handled in one render) is caught by ``settled_ms``: a page that has stood
 # still that long, with the script idle, has finished the run too.
@@ -61,11 +63,13 @@ _AT_REST = """([since, quietMs, settledMs]) => {
   const root = document.documentElement;
   const app = document.querySelector('[data-testid="stApp"]');
   if (!watch || !app || app.getAttribute("data-test-script-state") !== "notRunning") return false;
-  if (document.querySelector(".st-key-browser_bridge") && root.dataset.courseBridge !== "idle") return false;
-  if (getComputedStyle(root).getPropertyValue("--course-style").trim() !== "1") return false;
+  if (document.querySelector(".st-key-browser_bridge")) {  // a course page, not a probe app
+    if (root.dataset.courseBridge !== "idle") return false;
+    if (getComputedStyle(root).getPropertyValue("--course-style").trim() !== "1") return false;
+  }
   if (document.fonts.status !== "loaded") return false;
   for (const chart of document.querySelectorAll('[data-testid="stVegaLiteChart"]')) {
-    if (!chart.querySelector("canvas, svg.marks")) return false;
+    if (chart.getClientRects().length && !chart.querySelector("canvas, svg.marks")) return false;
   }
   const main = document.querySelector('[data-testid="stMain"]') || document.body;
   const layout = `${main.scrollHeight}x${main.scrollWidth}:${window.innerWidth}`;
@@ -73,6 +77,27 @@ _AT_REST = """([since, quietMs, settledMs]) => {
   if (layout !== watch.layout) { watch.layout = layout; watch.changed = now; }
   const still = now - watch.changed;
   return (watch.runs > since && still >= quietMs) || still >= settledMs;
+}"""
+
+
+# What _AT_REST is waiting for, for the message of a settle that timed out.
+_WAITING_FOR = """() => {
+  const watch = window.__courseWatch || {};
+  const root = document.documentElement;
+  const app = document.querySelector('[data-testid="stApp"]');
+  const charts = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  return {
+    script: app ? app.getAttribute("data-test-script-state") : "no stApp",
+    runs: watch.runs,
+    bridge: document.querySelector(".st-key-browser_bridge")
+      ? root.dataset.courseBridge || "unset" : "absent",
+    style: getComputedStyle(root).getPropertyValue("--course-style").trim(),
+    fonts: document.fonts.status,
+    charts_not_drawn: charts.filter((c) => c.getClientRects().length && !c.querySelector("canvas, svg.marks"))
+      .map((c) => `${c.getBoundingClientRect().width}x${c.getBoundingClientRect().height}`),
+    still_ms: Math.round(performance.now() - (watch.changed || 0)),
+    url: location.href,
+  };
 }"""
 
 
@@ -87,8 +112,14 @@ def settle(page, since: int = -1, timeout_ms: int = 60_000, settled_ms: int = 3_
     runs (the count ``runs()`` gave before an action), or, without ``since``,
     once the script is idle and nothing has moved for QUIET_MS. Every browser
     test waits through this (or ``rerun``), never on a bare timer."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     runs(page)
-    page.wait_for_function(_AT_REST, arg=[since, QUIET_MS, settled_ms], polling=50, timeout=timeout_ms)
+    try:
+        page.wait_for_function(_AT_REST, arg=[since, QUIET_MS, settled_ms], polling=50, timeout=timeout_ms)
+    except PlaywrightTimeout as error:
+        waiting = page.evaluate(_WAITING_FOR)
+        raise AssertionError(f"not at rest after {timeout_ms} ms (since={since}): {waiting}") from error
 
 
 def rerun(page, action, timeout_ms: int = 60_000) -> None:

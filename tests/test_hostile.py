@@ -136,8 +136,8 @@ def sane_value(widget) -> bool:
     if widget.type in ("toggle", "checkbox"):
         return isinstance(value, bool)
     if widget.type in ("select_slider", "selectbox", "radio"):
-        if value is None:
-            return False
+        if value is None:  # sane only for a select box that starts with no choice
+            return widget.type == "selectbox" and not widget.proto.HasField("default")
         return url_label(widget, widget.format_func(value)) in labels_of(widget)
     if widget.type in ("slider", "number_input"):
         low, high = limits(widget)
