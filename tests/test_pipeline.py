@@ -18,7 +18,8 @@ import numpy as np
 import pytest
 from conftest import assert_clean, chart_frames, open_page
 
-from course_app import course, i18n, pipeline
+from course_app import charts, course, i18n, pipeline
+from course_app.charts.boxes import ROW
 from course_app.i18n import LANGS, catalog
 from course_app.page import page_href
 from lesson_core.capstone import BLOCKS, MAX_HEADS, TOKENS, WIDTH, head_options, pipeline_shapes
@@ -209,3 +210,16 @@ def test_capstone_figure_has_the_models_real_sizes(values, lang):
     assert subs["mlp"] == catalog(lang)["pipeline.model.mlp_sub"].format(shape=f"{TOKENS} × {4 * d}")
     assert subs["tokens"] == catalog(lang)["pipeline.model.tokens_sub"].format(v=v)
     assert subs["embedding"] == catalog(lang)["pipeline.model.embedding_sub"].format(d=d)
+
+
+def test_the_figure_frame_checks_its_arguments_and_the_spec_fits_its_rows():
+    boxes = [("a", ""), ("b", "sub"), ("c", "")]
+    with pytest.raises(ValueError, match="need 2 arrows"):
+        charts.pipeline_frame(boxes, ["x"], (1, 1), ("× N", ""))
+    with pytest.raises(ValueError, match="not within"):
+        charts.pipeline_frame(boxes, ["x", "y"], (1, 3), ("× N", ""))
+    data = charts.pipeline_frame(boxes, ["x", "y"], (1, 2), ("× N", "note")).to_pydict()
+    assert data["kind"] == ["box", "box", "box", "frame"]
+    assert data["in_block"] == [False, True, True, True]
+    assert (data["i"][-1], data["last"][-1]) == (1, 2)
+    assert charts.pipeline_spec(len(pipeline.BOXES))["height"] == ROW * len(pipeline.BOXES)
