@@ -30,15 +30,21 @@ def value_labels(base: alt.Chart, band: str) -> alt.Chart:
     return fitted_text(base.mark_text(dy=-7, fontSize=11).encode(text="text:N"), band, 11, small=9)
 
 
-def _bar_x(x_title: str, slanted: bool | int, labels: bool = True) -> alt.X:
+def _bar_x(x_title: str, slanted: bool | int | str, labels: bool = True) -> alt.X:
     """The labels along x: tilted (all drawn) when ``slanted`` or on a phone,
     where ten labels side by side would run together; upright on a laptop.
+    ``slanted="steep"``: tilted on a laptop and turned upright on a phone (twenty
+    labels and more).
     ``labels=False``: no labels and no title (a chart stacked above another
     with the same labels, which names them)."""
-    angle = -35 if slanted is True else int(slanted) or 0
+    if slanted == "steep":  # many labels: upright on a phone, where even tilted ones would touch
+        angle, at_angle = -35, {"expr": "width < 480 ? -90 : -35"}
+    else:
+        angle = -35 if slanted is True else int(slanted) or 0
+        at_angle = angle if angle else {"expr": "width < 480 ? -45 : 0"}
     axis = alt.Axis(
         labels=labels,
-        labelAngle=angle if angle else {"expr": "width < 480 ? -45 : 0"},
+        labelAngle=at_angle,
         labelAlign="right" if angle else {"expr": "width < 480 ? 'right' : 'center'"},
         labelBaseline="middle" if angle else {"expr": "width < 480 ? 'middle' : 'top'"},
         labelOverlap=False,
@@ -54,7 +60,7 @@ def bar_spec(
     y_title: str,
     height: int = 180,
     percent: bool = True,
-    slanted: bool = False,
+    slanted: bool | str = False,
     *,
     whole: bool = False,
     x_labels: bool = True,
@@ -80,7 +86,10 @@ def bar_spec(
         )
     )
     room = () if whole else (headroom(x, y_title),)
-    return freeze(alt.layer(bars, value_labels(base, "x"), *room).properties(height=height))
+    chart = alt.layer(bars, value_labels(base, "x"), *room).properties(height=height)
+    if slanted == "steep":  # an upright label at the last bar reaches half its height past the plot
+        chart = chart.properties(padding={"left": 2, "right": 6, "top": 2, "bottom": 2})
+    return freeze(chart)
 
 
 def bar_frame(

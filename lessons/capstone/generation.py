@@ -25,6 +25,7 @@ from lessons.capstone.predictions import CAT, PREFIXES, prefix_text, token_selec
 
 GEN_SEED, GEN_SAMPLES, TEMPERATURE = 0, 3, (0.0, 2.0, 1.0, 0.1)
 TOP_P = (0.05, 1.0, 1.0, 0.05)  # low, high, default (off), step
+STAGE_HEIGHT = 130  # each stage chart's plot: three stacked, each still readable on a laptop
 MAX_TOKENS = 12  # new tokens in one continuation (generate's default)
 GROWN = "capstone_gen_grown"  # session state: the start and the tokens appended to it one by one
 CANDIDATES = tuple(i for i, tok in enumerate(VOCAB.tokens) if tok != BOS)  # "<s>" is never drawn
@@ -182,7 +183,7 @@ def draw_stages(s: Stages, prefix: Sequence[str]) -> None:
     }
     for stage, frame in frames.items():
         last = stage == "final"
-        spec = charts.bar_spec(x, y, 110, slanted=True, whole=True, x_labels=last)
+        spec = charts.bar_spec(x, y, STAGE_HEIGHT, slanted="steep", whole=True, x_labels=last)
         st.caption(captions[stage])
         charts.show(
             frame, spec, t("capstone.gen.sampling.alt", stage=captions[stage], prefix=prefix_text(prefix))
