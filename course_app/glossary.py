@@ -29,6 +29,9 @@ TERMS: tuple[str, ...] = (
     "self_attention",
     "scaling",
     "temperature",
+    "top_k",
+    "top_p",
+    "greedy_decoding",
     "one_hot",
     "entropy",
     "jacobian",
@@ -135,6 +138,11 @@ SPELLINGS: tuple[Spelling, ...] = (
     ),
     Spelling("scaling", "スケーリング", "scaling"),
     Spelling("temperature", "温度", "temperature"),
+    Spelling("top_k", "top-k", "top-k", not_ja=("トップk", "top-K", "Top-K"), not_en=("top-K", "Top-K")),
+    Spelling("top_p", "top-p", "top-p", not_ja=("トップp", "top-P", "Top-P"), not_en=("top-P", "Top-P")),
+    Spelling(
+        "greedy_decoding", "貪欲法", "greedy decoding", not_ja=("グリーディ",), not_en=("greedy search",)
+    ),
     Spelling(
         "one_hot",
         "ワンホット",

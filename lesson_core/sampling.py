@@ -125,10 +125,24 @@ def top_p_keep(p: np.ndarray, top_p: float) -> np.ndarray:
     if top_p == 1:
         return positive
     q = p / p.sum()
-    order = np.argsort(-q, kind="stable")
-    mass = np.cumsum(q[order])
-    n = min(int(np.searchsorted(mass, top_p - MASS_TOLERANCE)), len(q) - 1) + 1
-    return (q >= q[order[n - 1]]) & positive
+    n = nucleus_size(q, top_p)
+    return (q >= np.sort(q)[::-1][n - 1]) & positive
+
+
+def nucleus_size(p: np.ndarray, top_p: float) -> int:
+    """The fewest of the likeliest tokens whose probabilities (p renormalised)
+    add up to at least top_p (within ``MASS_TOLERANCE``), before the tokens tied
+    with the last of them join them in ``top_p_keep``; top_p = 1: every token with
+    p > 0.
+
+    Shapes: p [V] -> an int in 1..V
+    """
+    p = np.asarray(p, dtype=float)
+    top_p = check_top_p(top_p)
+    if top_p == 1:
+        return int(np.count_nonzero(p > 0))
+    mass = np.cumsum(np.sort(p / p.sum())[::-1])
+    return min(int(np.searchsorted(mass, top_p - MASS_TOLERANCE)), len(p) - 1) + 1
 
 
 def renormalise(p: np.ndarray, keep: np.ndarray) -> np.ndarray:

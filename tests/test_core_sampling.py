@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from lesson_core.sampling import (
     draw,
     greedy,
+    nucleus_size,
     renormalise,
     sampling_stages,
     top_k_keep,
@@ -90,6 +91,14 @@ def test_top_p_at_a_mass_that_rounds_below_p():
 def test_top_p_keeps_a_tie_at_its_boundary_and_one_never_keeps_zeros():
     assert np.flatnonzero(top_p_keep(np.array([0.4, 0.3, 0.3]), 0.5)).tolist() == [0, 1, 2]
     assert np.flatnonzero(top_p_keep(np.array([0.5, 0.5, 0.0]), 1.0)).tolist() == [0, 1]
+
+
+@pytest.mark.parametrize(("p", "size"), [(0.5, 1), (0.6, 2), (0.75, 2), (0.76, 3), (1.0, 3)])
+def test_nucleus_size_before_the_ties_join(p, size):
+    # 0.5, 0.25, 0.25: 0.6 needs two tokens (0.75), and top-p keeps the third, tied with the second
+    q = np.array([0.5, 0.25, 0.25, 0.0])
+    assert nucleus_size(q, p) == size
+    assert np.count_nonzero(top_p_keep(q, p)) == (1 if size == 1 else 3)
 
 
 def test_top_p_reads_what_top_k_kept_renormalised():
@@ -181,6 +190,11 @@ def test_stage_properties(z, setting):
     assert s.raw.sum() == pytest.approx(1.0) and s.tempered.sum() == pytest.approx(1.0)
     if temperature == 0:
         assert s.greedy and s.drawn == int(np.argmax(z)) and s.tempered[s.drawn] == 1
+    # the nucleus before ties: the fewest likeliest that reach p; one fewer does not
+    q = np.sort(np.where(s.top_k, s.tempered, 0) / s.tempered[s.top_k].sum())[::-1]
+    n = nucleus_size(q, p)
+    assert q[:n].sum() >= p - 1e-9 and (p == 1 or n == 1 or q[: n - 1].sum() < p)
+    assert n <= s.n_kept
 
 
 @given(logit_vectors, st.floats(0.0, 5.0), st.integers(0, 2**32 - 1))

@@ -23,7 +23,7 @@ from course_app.i18n import catalog, pct
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
-from lessons.capstone import curve, maps, predictions, training
+from lessons.capstone import curve, generation, maps, predictions, training
 
 PAGE = "pages/7_capstone.py"
 CAT_OBJECTS = ("ひるね", "さかな", "こたつ", "ひなたぼっこ")
@@ -627,3 +627,87 @@ def test_the_largest_model_draws_every_head_with_its_scores(lang):
     assert len(at.selectbox(key="gpt_head_pick").options) == 16
     at.selectbox(key="gpt_head_pick").select_index(15).run()
     assert_clean(at)
+
+
+# --- the next token, stage by stage (generation.py) --------------------------------
+
+
+def stage_frames(at) -> list:
+    """The three stage charts' data (softmax, after temperature, renormalised):
+    one bar per token that can be drawn (every token but "<s>")."""
+    return [f for f in frames_with(at, "label", "kind", "value") if len(f) == len(generation.CANDIDATES)]
+
+
+def appended(at) -> list[str]:
+    return list(at.session_state[generation.GROWN][1])
+
+
+def test_next_token_appends_the_drawn_token_one_at_a_time(default_run, lang):
+    at = open_page(PAGE, lang, folds=True)
+    assert_clean(at)
+    for step in range(generation.MAX_TOKENS + 2):
+        frames = stage_frames(at)
+        button = at.button(key="gpt_next")
+        if button.disabled:
+            assert frames == [], "no stages once the text has ended"
+            break
+        _, _, final = frames
+        for frame in frames:
+            assert frame["value"].sum() == pytest.approx(1.0)
+        (drawn,) = final.loc[final["highlight"], "label"]
+        assert (final.loc[final["kind"] == "masked", "value"] == 0).all()
+        before = appended(at)
+        button.click().run()
+        assert_clean(at)
+        now = appended(at)
+        assert now[:-1] == before and len(now) == step + 1
+        assert drawn.startswith(now[-1]), (drawn, now[-1])  # the label may gloss the token
+    else:
+        pytest.fail("the next-token button never stopped")
+    assert len(appended(at)) <= generation.MAX_TOKENS
+    at.button(key="gpt_reset").click().run()
+    assert appended(at) == [] and not at.button(key="gpt_next").disabled and len(stage_frames(at)) == 3
+
+
+@pytest.mark.parametrize(
+    ("temperature", "top_k", "top_p", "greedy"),
+    [
+        (0.0, 23, 1.0, True),  # temperature 0
+        (1.0, 1, 1.0, True),  # top-k = 1 (no tie at the top of a trained model's softmax)
+        (2.0, 23, 1.0, False),  # every token can be drawn
+        (2.0, 2, 0.05, True),  # top-p at its lowest keeps the likeliest alone
+        (1.0, 3, 1.0, False),
+    ],
+)
+def test_sampling_controls_at_their_ends(default_run, lang, temperature, top_k, top_p, greedy):
+    at = open_page(PAGE, lang, {"gpt_temp": temperature, "gpt_topk": top_k, "gpt_topp": top_p}, folds=True)
+    assert_clean(at)
+    assert at.slider(key="gpt_topk").value == top_k and at.slider(key="gpt_topp").value == top_p
+    _, tempered, final = stage_frames(at)
+    kept = final["value"] > 0
+    assert (kept.sum() == 1) == greedy
+    assert (tempered.loc[~kept, "kind"] == "masked").all() and (tempered.loc[kept, "kind"] != "masked").all()
+    assert kept.sum() <= max(top_k, 1) or top_k == 23
+    word = {"ja": "貪欲法", "en": "greedy decoding"}[lang]
+    tail = catalog(lang)["capstone.gen.sampling.drawn"].rsplit("}", 1)[
+        1
+    ]  # the sentence after the charts ends so
+    (said,) = [m.value for m in at.markdown if m.value.endswith(tail)]
+    assert (word in said) == greedy
+    if temperature == 2.0 and top_k == 23:
+        assert kept.sum() == len(generation.CANDIDATES) and final["value"].to_list() == pytest.approx(
+            tempered["value"].to_list()
+        ), "nothing cut: the draw is from the tempered probabilities as they are"
+
+
+def test_hostile_sampling_values_from_a_link_are_clamped_with_a_message(default_run, lang):
+    at = open_page(PAGE, lang, {"gpt_topk": "9999", "gpt_topp": "nan", "gpt_temp": "-inf"}, folds=True)
+    assert_clean(at)
+    assert at.slider(key="gpt_topk").value == 23
+    assert 0.05 <= at.slider(key="gpt_topp").value <= 1.0
+    assert 0.0 <= at.slider(key="gpt_temp").value <= 2.0
+    said = "\n".join([*(str(x.value) for x in at.toast), *(str(w.value) for w in at.warning)])
+    for key in ("gpt_topk", "gpt_topp", "gpt_temp"):
+        assert at.slider(key=key).label in said, (key, "the learner is told which value was refused")
+    assert {"gpt_topk", "gpt_topp", "gpt_temp"}.isdisjoint(at.query_params), "the bad values leave the URL"
+    assert len(stage_frames(at)) == 3

@@ -11,8 +11,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 from conftest import all_text, open_page
+from statement_audit import audit, grid, in_lang
 from task_audit import ticked
 
+from course_app import i18n
 from course_app.i18n import catalog
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, Config, train
@@ -130,3 +132,110 @@ def test_a_kept_diverged_run_does_not_tick_t3():
     assert ticked(at, LESSON) == set()
     at.button(key="gpt_train").click().run()
     assert "t3" in ticked(at, LESSON)
+
+
+# --- the next token, stage by stage (generation.step_sentences) ----------------------
+
+V = 23  # the capstone's vocabulary: "<s>" (index 0, never drawn) and 22 tokens
+SHAPES = {  # logits over the 22 tokens that can be drawn: ties at the top, at a cut, none
+    "spread": np.linspace(3.0, -3.0, V - 1),
+    "one_peak": np.r_[5.0, np.zeros(V - 2)],
+    "tied_top": np.r_[2.0, 2.0, np.linspace(0.0, -2.0, V - 3)],
+    "tied_cut": np.r_[3.0, 1.0, 1.0, 1.0, np.linspace(-1.0, -3.0, V - 5)],
+    "halves": np.r_[np.log([0.5, 0.25, 0.25]), np.full(V - 4, -40.0)],
+    "flat": np.zeros(V - 1),
+}
+SAMPLING = grid(
+    shape=list(SHAPES),
+    temperature=[0.0, 0.1, 1.0, 2.0],
+    k=[1, 2, 3, V - 2, V - 1, V],  # V - 2 cuts exactly one of the 22
+    p=[0.05, 0.5, 0.6, 0.75, 0.9, 1.0],
+)
+
+
+def step_claim(setting) -> str | None:
+    """Each sentence about one step, checked against the stages recomputed here
+    with plain NumPy: what it says is kept is kept, a tie is named only for a tie,
+    greedy only when one token alone can be drawn."""
+    from lesson_core.sampling import sampling_stages
+    from lessons.capstone import generation
+
+    z = np.r_[-np.inf, SHAPES[setting["shape"]]]
+    s = sampling_stages(z, setting["temperature"], setting["k"], setting["p"], np.random.default_rng(0))
+    with np.errstate(over="ignore", under="ignore"):
+        p_t = np.eye(V)[int(np.argmax(z))] if s.temperature == 0 else np.exp((z - z.max()) / s.temperature)
+    p_t = p_t / p_t.sum()
+    possible = p_t > 0
+    order = np.argsort(-p_t, kind="stable")
+    kth = p_t[order[min(s.k, V) - 1]]
+    by_k = possible & (p_t >= kth)
+    q = np.where(by_k, p_t, 0) / p_t[by_k].sum()
+    kept = np.flatnonzero(s.kept)
+    said = dict(generation.step_sentences(s, 0))
+    for lang in ("ja", "en"):
+        with in_lang(lang):
+            for key, values in said.items():
+                text = i18n.t(key, **values)
+                if "{" in text or "nan" in text.lower():
+                    return f"{lang} {key}: {text}"
+    if (np.count_nonzero(s.final) == 1) != any(k.startswith("capstone.gen.sampling.greedy") for k in said):
+        return "greedy named when more than one token can be drawn, or not named when one alone can"
+    if not (s.top_k == by_k).all():
+        return "top-k keeps other tokens than p >= the k-th largest"
+    if "capstone.gen.sampling.k_all" in said and (by_k != possible).any():
+        return "top-k said to cut nothing but cuts"
+    if "capstone.gen.sampling.k_tie" in said and by_k.sum() <= s.k:
+        return "a tie at the top-k cut named where there is none"
+    if "capstone.gen.sampling.k_some" in said and by_k.sum() != s.k:
+        return f"top-k said to keep {s.k} but keeps {by_k.sum()}"
+    mass = np.sort(q)[::-1]
+    if "capstone.gen.sampling.p_all" in said and (
+        not s.kept[by_k].all() or mass[: by_k.sum() - 1].sum() >= s.p
+    ):
+        return "top-p said to keep all and that fewer would not reach p"
+    if "capstone.gen.sampling.p_some" in said and (
+        q[kept].sum() < s.p - 1e-9 or mass[: len(kept) - 1].sum() >= s.p
+    ):
+        return "top-p's kept set is not the fewest that reach p"
+    tie = [key for key in said if key.startswith("capstone.gen.sampling.p_tie")]
+    if tie:
+        n = said[tie[0]]["nucleus"]
+        if tie[0].endswith("_one") != (n == 1):
+            return f"{tie[0]} for a nucleus of {n}"
+        extra = [j for j in kept if q[j] < mass[n - 1] - 1e-12]
+        if not (mass[:n].sum() >= s.p - 1e-9 and len(kept) > n and not extra):
+            return "a tie at the top-p cut named where there is none"
+        if not any(np.isclose(q[j], mass[n - 1]) for j in order[n:] if s.kept[j]):
+            return "no token joined the nucleus by a tie"
+    cut = [key for key in said if key.startswith("capstone.gen.sampling.mass")]
+    if cut:
+        values = said[cut[0]]
+        if cut[0].endswith("_one") != (values["cut"] == 1):
+            return f"{cut[0]} for {values['cut']} tokens cut"
+        if values["cut"] != possible.sum() - len(kept) or values["cut"] <= 0:
+            return f"cut {values['cut']} tokens, but {possible.sum() - len(kept)} are"
+    if "capstone.gen.sampling.nothing_cut" in said and len(kept) != possible.sum():
+        return "said that nothing is cut"
+    if not s.kept[s.drawn] or said["capstone.gen.sampling.drawn"]["step"] != 1:
+        return "the token drawn is not one kept"
+    return None
+
+
+def test_every_sampling_sentence_holds_at_every_setting():
+    audit(step_claim, SAMPLING)
+
+
+def test_the_sampling_grid_reaches_every_sentence():
+    """The grid above is worth auditing only if it meets every case the page can say."""
+    from lesson_core.sampling import sampling_stages
+    from lessons.capstone import generation
+
+    seen = set()
+    for setting in SAMPLING:
+        z = np.r_[-np.inf, SHAPES[setting["shape"]]]
+        s = sampling_stages(z, setting["temperature"], setting["k"], setting["p"], np.random.default_rng(0))
+        seen |= {key for key, _ in generation.step_sentences(s, 0)}
+    said = ("greedy", "k_", "p_", "mass", "nothing", "drawn")
+    prefix = "capstone.gen.sampling."
+    sentences = {k for k in catalog("en") if k.startswith(prefix) and k[len(prefix) :].startswith(said)}
+    assert sentences - seen == set()

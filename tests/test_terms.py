@@ -38,6 +38,10 @@ NEVER_ONE: dict[tuple[str, str], str] = {
     ("capstone.attn.look_back.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
     ("capstone.attn.roles.right.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
     ("capstone.attn.roles.wrong.tie", "n_tied"): "a tie is two or more heads (lesson_core.ranking.tops)",
+    ("capstone.gen.sampling.k_all", "kept"): "said only when two or more tokens can be drawn (else greedy)",
+    ("capstone.gen.sampling.k_some", "n"): "said only when more tokens can be drawn than the k >= 2 kept",
+    ("capstone.gen.sampling.k_tie", "kept"): "a tie at the cut keeps more than k >= 1",
+    ("capstone.gen.sampling.mass", "kept"): "said only when two or more tokens are kept (else greedy)",
     ("scaling.onehot.close_pair", "n"): "the softmax demo's 12 scores",
     ("scaling.predict.result", "entropy_1"): "an entropy printed with two decimals (1.60 at T = 1)",
     ("scaling.predict.result", "entropy_2"): "an entropy printed with two decimals (2.45 at T = 2)",
@@ -141,7 +145,7 @@ NEVER_ONE: dict[tuple[str, str], str] = {
 }
 # Words ending in s after a placeholder that are not nouns counted by it.
 NOT_COUNTED = {"attends", "gives", "plus", "sits", "does", "looks", "leaks", "puts", "sends", "sees",
-               "is", "as", "loss", "matters"}  # fmt: skip
+               "is", "as", "loss", "matters", "cuts", "keeps"}  # fmt: skip
 
 
 # --- reading the catalogs -------------------------------------------------------------------

@@ -30,30 +30,51 @@ def value_labels(base: alt.Chart, band: str) -> alt.Chart:
     return fitted_text(base.mark_text(dy=-7, fontSize=11).encode(text="text:N"), band, 11, small=9)
 
 
-def _bar_x(x_title: str, slanted: bool | int) -> alt.X:
+def _bar_x(x_title: str, slanted: bool | int | str, labels: bool = True) -> alt.X:
     """The labels along x: tilted (all drawn) when ``slanted`` or on a phone,
-    where ten labels side by side would run together; upright on a laptop."""
-    angle = -35 if slanted is True else int(slanted) or 0
+    where ten labels side by side would run together; upright on a laptop.
+    ``slanted="steep"``: tilted on a laptop and turned upright on a phone (twenty
+    labels and more).
+    ``labels=False``: no labels and no title (a chart stacked above another
+    with the same labels, which names them)."""
+    if slanted == "steep":  # many labels: upright on a phone, where even tilted ones would touch
+        angle, at_angle = -35, {"expr": "width < 480 ? -90 : -35"}
+    else:
+        angle = -35 if slanted is True else int(slanted) or 0
+        at_angle = angle if angle else {"expr": "width < 480 ? -45 : 0"}
     axis = alt.Axis(
-        labelAngle=angle if angle else {"expr": "width < 480 ? -45 : 0"},
+        labels=labels,
+        labelAngle=at_angle,
         labelAlign="right" if angle else {"expr": "width < 480 ? 'right' : 'center'"},
         labelBaseline="middle" if angle else {"expr": "width < 480 ? 'middle' : 'top'"},
         labelOverlap=False,
         labelLimit=160,
     )
-    return alt.X("label:N", title=x_title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
+    title = x_title if labels else None
+    return alt.X("label:N", title=title, sort=alt.EncodingSortField("order", op="min"), axis=axis)
 
 
 @functools.lru_cache(maxsize=64)
 def bar_spec(
-    x_title: str, y_title: str, height: int = 180, percent: bool = True, slanted: bool = False
+    x_title: str,
+    y_title: str,
+    height: int = 180,
+    percent: bool = True,
+    slanted: bool | str = False,
+    *,
+    whole: bool = False,
+    x_labels: bool = True,
 ) -> dict:
     """Bars of ``value`` per ``label`` (in ``order``), the value printed above
     each bar where it fits, ``highlight`` rows in orange; ``slanted`` tilts long
     labels so none is dropped (on a phone they are always tilted). ``height``
-    is the plot's. Frame: ``bar_frame``."""
-    x = _bar_x(x_title, slanted)
-    y = alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%" if percent else ".2f"))
+    is the plot's. ``whole``: a fixed 0–100 % axis (probabilities compared from
+    chart to chart), which a value printed above a bar of 100 % may overhang;
+    ``x_labels=False`` leaves out the labels along x (see ``_bar_x``).
+    Frame: ``bar_frame``."""
+    x = _bar_x(x_title, slanted, x_labels)
+    scale = alt.Scale(domain=[0, 1]) if whole else alt.Undefined
+    y = alt.Y("value:Q", title=y_title, scale=scale, axis=alt.Axis(format=".0%" if percent else ".2f"))
     base = alt.Chart().encode(x=x, y=y, tooltip=tooltips(("label:N", x_title), ("text:N", y_title)))
     bars = base.mark_bar().encode(
         color=alt.Color(
@@ -64,7 +85,11 @@ def bar_spec(
             legend=None,
         )
     )
-    return freeze(alt.layer(bars, value_labels(base, "x"), headroom(x, y_title)).properties(height=height))
+    room = () if whole else (headroom(x, y_title),)
+    chart = alt.layer(bars, value_labels(base, "x"), *room).properties(height=height)
+    if slanted == "steep":  # an upright label at the last bar reaches half its height past the plot
+        chart = chart.properties(padding={"left": 2, "right": 6, "top": 2, "bottom": 2})
+    return freeze(chart)
 
 
 def bar_frame(
