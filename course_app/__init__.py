@@ -7,7 +7,18 @@ modules: what is listed here is the whole surface they may use. The numbers
 come from ``lesson_core``, which imports nothing from here.
 """
 
-from course_app import charts, course, maths, ranking, tables, url_state, views, wire_guard, word_split
+from course_app import (
+    charts,
+    course,
+    maths,
+    pipeline,
+    ranking,
+    tables,
+    url_state,
+    views,
+    wire_guard,
+    word_split,
+)
 from course_app.classroom.teacher import teacher_page
 from course_app.course import LESSONS
 from course_app.folds import fold, open_fold
@@ -18,6 +29,7 @@ from course_app.page import (
     lesson_footer,
     load_progress,
     one_shot,
+    page_href,
     page_link,
     page_start,
     quiz,
@@ -52,10 +64,12 @@ __all__ = [
     "num",
     "one_shot",
     "open_fold",
+    "page_href",
     "page_link",
     "page_start",
     "pct",
     "pct_label",
+    "pipeline",
     "progress_panel",
     "quiz",
     "quizzes",

@@ -5,11 +5,12 @@ quizzes and the previous / next links."""
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
 
-from course_app import browser, course, progress
+from course_app import browser, course, pipeline, progress
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
@@ -251,6 +252,13 @@ def link_params() -> dict[str, str]:
     return params | classroom.link_params()
 
 
+def page_href(page: str, params: Mapping[str, str] | None = None) -> str:
+    """A page's address for a markdown link (``page``: a path of ``course.PAGES``),
+    relative to the page it is on (so it works under any base path), carrying
+    ``params`` as ``page_link`` does (by default link_params())."""
+    return f"{course.url_path(page)}?{urlencode(link_params() if params is None else params)}"
+
+
 def page_link(
     lesson: course.Lesson | None, label: str | None = None, params: dict[str, str] | None = None
 ) -> None:
@@ -374,11 +382,15 @@ def questions(lesson_id: str) -> None:
 def page_start(page_id: str | None = None, **intro_values: object) -> str:
     """How every page begins: the setup (language, menu, progress), the title
     and the introduction, with ``intro_values`` filled into its placeholders.
-    Returns the language. ``page_id`` is None for the home page.
+    Returns the language. ``page_id`` is None for the home page. A lesson's
+    title is followed by the path to the next token, one line of links with
+    the lesson's own parts in bold (``pipeline.show_line``).
 
     Catalog entries: <page>.title and <page>.intro."""
     lang = setup_page(page_id)
     st.title(t(f"{page_id or 'home'}.title"))
+    if page_id in course.BY_ID:  # where this lesson sits on the path to the next token
+        pipeline.show_line(page_id, page_href)
     st.markdown(t(f"{page_id or 'home'}.intro", **intro_values))
     return lang
 

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlencode
-
 import streamlit as st
 
 from course_app import course, progress
 from course_app.i18n import t
-from course_app.page import link_params, load_progress, save_progress
+from course_app.page import load_progress, page_href, save_progress
 
 
 def terms(*term_ids: str) -> None:
@@ -34,7 +32,7 @@ def terms(*term_ids: str) -> None:
 
 def definition(term: str) -> str:
     """A term's name, its short definition and the link to it in the glossary (markdown)."""
-    link = f"[{t('glossary.more')}]({glossary_path()}?{urlencode(link_params())}#{anchor(term)})"
+    link = f"[{t('glossary.more')}]({page_href(course.GLOSSARY)}#{anchor(term)})"
     return t(
         "glossary.definition", name=t(f"glossary.{term}.name"), short=t(f"glossary.{term}.short"), link=link
     )
@@ -48,11 +46,6 @@ def look_up_key(group: str) -> str:
 def anchor(term_id: str) -> str:
     """The glossary page's anchor for a term."""
     return term_id.replace("_", "-")
-
-
-def glossary_path() -> str:
-    """The glossary page's URL path (Streamlit names it after the file)."""
-    return course.url_path(course.GLOSSARY)
 
 
 PENDING = "progress_pending"  # a file read but not applied yet: the learner chooses merge or replace

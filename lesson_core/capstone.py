@@ -256,6 +256,63 @@ def parameter_groups(d_model: int, n_blocks: int, vocab_size: int) -> ParameterG
     return ParameterGroups(tuple(groups), parameter_count(params))
 
 
+TOKENS = "n"  # the token axis of every shape below: as many rows as the sequence has tokens
+
+
+@dataclass(frozen=True)
+class PipelineShapes:
+    """The arrays the forward pass hands on, from the tokens to the next one, for
+    a sequence of n tokens (the axis named ``TOKENS``; every other axis a number).
+    A block is pre-norm: x ← x + MultiHead(LN_1(x)); x ← x + FFN(LN_2(x)).
+
+    tokens        the token ids                                   [n]
+    embedded      E[t] + PE, what the first block reads           [n, d_model]
+    head          one head's output, before the heads are joined  [n, d_head]
+    attention     MultiHead(LN_1(x)), the heads joined through W_O  [n, d_model]
+    residual      x + MultiHead(LN_1(x)), the first residual add  [n, d_model]
+    hidden        inside the feed-forward layer, after GELU       [n, 4 · d_model]
+    feed_forward  FFN(LN_2(x))                                    [n, d_model]
+    block         x + FFN(LN_2(x)), out of each block             [n, d_model]
+    logits        LN(x) W_out + b_out, a score per token          [n, V]
+    next          softmax of the last row: P(next token)          [V]
+    sampled       the token drawn from it                         [1]
+    """
+
+    tokens: tuple[int | str, ...]
+    embedded: tuple[int | str, ...]
+    head: tuple[int | str, ...]
+    attention: tuple[int | str, ...]
+    residual: tuple[int | str, ...]
+    hidden: tuple[int | str, ...]
+    feed_forward: tuple[int | str, ...]
+    block: tuple[int | str, ...]
+    logits: tuple[int | str, ...]
+    next: tuple[int | str, ...]
+    sampled: tuple[int | str, ...]
+
+
+def pipeline_shapes(config: Config, vocab_size: int) -> PipelineShapes:
+    """The shape after each stage of ``forward`` (and one sampling step) for
+    this configuration: d = d_model, d_head = d / h, the feed-forward width 4d, V.
+
+    Shapes: scalars -> shapes with the token axis n left as a name
+    """
+    n, d = TOKENS, config.d_model
+    return PipelineShapes(
+        tokens=(n,),
+        embedded=(n, d),
+        head=(n, config.d_head),
+        attention=(n, d),
+        residual=(n, d),
+        hidden=(n, config.d_ff),
+        feed_forward=(n, d),
+        block=(n, d),
+        logits=(n, vocab_size),
+        next=(vocab_size,),
+        sampled=(1,),
+    )
+
+
 # --- a trained model's predictions ------------------------------------------------------------
 
 

@@ -16,7 +16,8 @@ the only place that imports Altair.
 - ``base``: colours, chart data (``table``), ``show``, ``freeze``, the series legend;
 - ``bars``: bars and grouped bars;
 - ``heatmaps``: labelled heatmaps, the dark-text rule, the numeric matrix;
-- ``lines``: line charts, logarithmic lines, waves sampled between positions.
+- ``lines``: line charts, logarithmic lines, waves sampled between positions;
+- ``boxes``: boxes joined by arrows (the path to the next token).
 """
 
 from course_app.charts.bars import (
@@ -39,6 +40,7 @@ from course_app.charts.base import (
     show,
     table,
 )
+from course_app.charts.boxes import pipeline_frame, pipeline_spec
 from course_app.charts.heatmaps import (
     DARK_TEXT_FROM,
     LAST_LABEL_ROOM,
@@ -95,6 +97,8 @@ __all__ = [
     "log_line_spec",
     "matrix_frame",
     "matrix_spec",
+    "pipeline_frame",
+    "pipeline_spec",
     "row_picker",
     "scrolling_heatmap_spec",
     "series_legend",

@@ -6,7 +6,7 @@ from course_app import fold, lesson_end, num, page_start, pct, section_start, t,
 from lesson_core.capstone import cat_dog_tv, heads_check, reference_losses
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET, Config
-from lessons.capstone import controls, generation, maps, predictions, training
+from lessons.capstone import controls, generation, maps, pipeline, predictions, training
 
 LESSON = "capstone"
 REFERENCE = reference_losses()
@@ -82,6 +82,7 @@ def lab() -> None:
         if box := fold(t("capstone.table.header"), "capstone_parameters"):
             with box:
                 controls.parameter_table(config)
+                pipeline.model_path(config)  # the path to the next token with this model's sizes
         total = controls.parameter_total(config)
         st.markdown(t("capstone.table.body", total=f"{total:,}", d=config.d_model, h=config.n_heads))
 

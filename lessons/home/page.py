@@ -1,13 +1,14 @@
-"""Home page: what the course teaches, the lesson map with progress, how to use it."""
+"""Home page: what the course teaches, the path to the next token that it follows, the lesson
+map with progress, how to use it."""
 
 import streamlit as st
 
-from course_app import LESSONS, load_progress, page_link, page_start, progress_panel, t
+from course_app import LESSONS, load_progress, page_href, page_link, page_start, pipeline, progress_panel, t
 
 
 def main() -> None:
     page_start()
-
+    pipeline.home_figure(page_href)  # the path to the next token, each part linked to its lesson
     course_map()
     how_section()
     progress_section()
