@@ -25,6 +25,7 @@ from course_app.folds import fold, open_fold
 from course_app.glossary import TERMS
 from course_app.i18n import current_lang, gloss, md_escape, num, pct, pct_label, t, t_count, t_list, vec
 from course_app.page import (
+    hrefs,
     lesson_end,
     lesson_footer,
     load_progress,
@@ -56,6 +57,7 @@ __all__ = [
     "current_lang",
     "fold",
     "gloss",
+    "hrefs",
     "lesson_end",
     "lesson_footer",
     "load_progress",

@@ -4,8 +4,9 @@ quizzes and the previous / next links."""
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
@@ -259,6 +260,13 @@ def page_href(page: str, params: Mapping[str, str] | None = None) -> str:
     return f"{course.url_path(page)}?{urlencode(link_params() if params is None else params)}"
 
 
+def hrefs() -> Callable[[str], str]:
+    """``page_href`` with this run's link_params() read once, for a line of many
+    links (the path to the next token has 13), each of which would otherwise
+    encode the progress anew."""
+    return functools.partial(page_href, params=link_params())
+
+
 def page_link(
     lesson: course.Lesson | None, label: str | None = None, params: dict[str, str] | None = None
 ) -> None:
@@ -390,7 +398,7 @@ def page_start(page_id: str | None = None, **intro_values: object) -> str:
     lang = setup_page(page_id)
     st.title(t(f"{page_id or 'home'}.title"))
     if page_id in course.BY_ID:  # where this lesson sits on the path to the next token
-        pipeline.show_line(page_id, page_href)
+        pipeline.show_line(page_id, hrefs())
     st.markdown(t(f"{page_id or 'home'}.intro", **intro_values))
     return lang
 

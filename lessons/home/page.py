@@ -3,12 +3,12 @@ map with progress, how to use it."""
 
 import streamlit as st
 
-from course_app import LESSONS, load_progress, page_href, page_link, page_start, pipeline, progress_panel, t
+from course_app import LESSONS, hrefs, load_progress, page_link, page_start, pipeline, progress_panel, t
 
 
 def main() -> None:
     page_start()
-    pipeline.home_figure(page_href)  # the path to the next token, each part linked to its lesson
+    pipeline.home_figure(hrefs())  # the path to the next token, each part linked to its lesson
     course_map()
     how_section()
     progress_section()
