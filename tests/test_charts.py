@@ -409,7 +409,7 @@ def tooltip_titles(spec: dict) -> set:
 
 def test_bar_spec_marks_titles_and_masked_bars_grey():
     spec = charts.bar_spec("Key A", "Weight B")
-    assert mark_types(spec) == ["bar", "text", "point"]  # bars, values, the invisible headroom
+    assert mark_types(spec) == ["bar", "text"]  # bars and their values (a share axis needs no headroom)
     assert titles_of(spec, "x") == {"Key A"} and titles_of(spec, "y") == {"Weight B"}
     (colour,) = with_channel(spec, "color")
     assert dict(zip(colour["scale"]["domain"], colour["scale"]["range"], strict=True))["masked"] == "#9e9e9e"
@@ -419,7 +419,7 @@ def test_bar_spec_marks_titles_and_masked_bars_grey():
 
 def test_grouped_bar_spec_offsets_the_series_and_titles_every_part():
     spec = grouped()
-    assert mark_types(spec) == ["bar", "text", "point"]
+    assert mark_types(spec) == ["bar", "text"]
     (bar, *_) = layers(spec)
     assert bar["encoding"]["xOffset"]["field"] == "series"
     assert bar["encoding"]["color"]["title"] == "Series"
@@ -689,6 +689,49 @@ def test_sized_heatmaps_grow_with_their_rows_past_the_least_height():
     for build in (charts.sized_heatmap_spec, charts.small_heatmap_spec):
         assert build(titles, 1)["height"] == build(titles, 2)["height"] >= 120
         assert build(titles, 12)["height"] > build(titles, 6)["height"] > build(titles, 2)["height"]
+
+
+SHARE_CHARTS = [
+    lambda: charts.bar_spec("Key", "Weight"),
+    lambda: charts.bar_spec("Key", "Weight", slanted=True),
+    lambda: charts.bar_spec("Token", "Chance", 90, slanted="steep", x_labels=False),
+    lambda: grouped(),
+    lambda: grouped(label_angle=-35, label_limit=160),
+    lambda: grouped(values=False),
+    lambda: charts.dense_grouped_bar_spec("Token", "Chance", "Who", True),
+]
+
+
+def y_encodings(spec: dict) -> list[dict]:
+    return [layer["encoding"]["y"] for layer in layers(spec) if "y" in layer.get("encoding", {})]
+
+
+@pytest.mark.parametrize("build", SHARE_CHARTS)
+def test_charts_of_shares_keep_one_axis_from_0_to_100_percent(build):
+    """A weights or probability chart never rescales with its data: every layer
+    on the fixed 0–100 % axis (a share's height compares before and after a
+    move), no headroom layer stretching it past 100 %, and padding above the
+    plot for the value printed over a bar of 100 %."""
+    spec = build()
+    ys = y_encodings(spec)
+    assert ys and all(y["scale"]["domain"] == [0, 1] and y["axis"]["format"] == ".0%" for y in ys)
+    assert all(y["field"] == "value" for y in ys)
+    assert "point" not in mark_types(spec)
+    if "text" in mark_types(spec):
+        (text,) = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["text"]]
+        assert text["mark"].get("baseline", "middle") == "middle"  # Vega-Lite's default for text
+        above = -text["mark"]["dy"] + text["mark"]["fontSize"] / 2  # a 100 % bar's top to the text's top
+        assert spec["padding"]["top"] >= above
+
+
+def test_charts_of_other_quantities_fit_their_axis_with_room_for_the_values():
+    """Sizes in MB are not shares: the axis follows the data, with an invisible
+    layer 15 % above the tallest bar so that its value is never cut off."""
+    spec = charts.bar_spec("Heads", "MB", percent=False)
+    assert mark_types(spec) == ["bar", "text", "point"]
+    assert all("domain" not in y.get("scale", {}) for y in y_encodings(spec))
+    (room,) = [layer for layer in layers(spec) if mark_types({"layer": [layer]}) == ["point"]]
+    assert room["transform"][0]["calculate"] == "datum.value * 1.15"
 
 
 @pytest.mark.parametrize("spec", [charts.bar_spec("a", "b"), grouped()])

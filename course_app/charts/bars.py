@@ -22,12 +22,39 @@ from course_app.charts.base import (
     tooltips,
 )
 
+# A value printed above its bar: VALUE_DY px above the bar's top, at VALUE_FONT
+# px. Over a bar of 100 % on a fixed share axis it stands above the plot, in
+# VALUE_ROOM px of padding kept for it at the top of the chart.
+VALUE_DY = -7
+VALUE_FONT = 11
+VALUE_ROOM = 14
+
 
 def value_labels(base: alt.Chart, band: str) -> alt.Chart:
     """The ``text`` of each bar printed above it, every bar's or none (see
     fitted_text: smaller where the longest does not fit at 11 px; on a phone,
     or with many bars side by side, they stay in the tooltips and on the y axis)."""
-    return fitted_text(base.mark_text(dy=-7, fontSize=11).encode(text="text:N"), band, 11, small=9)
+    text = base.mark_text(dy=VALUE_DY, fontSize=VALUE_FONT).encode(text="text:N")
+    return fitted_text(text, band, VALUE_FONT, small=9)
+
+
+def share_axis(title: str) -> alt.Y:
+    """The y axis of a chart of shares (attention weights, probabilities): always
+    0 to 100 %, so that a bar's height can be compared before and after a
+    control moves, and from chart to chart. An axis fitted to the tallest bar
+    would rescale on every move (0–80 %, then 0–50 %), and equal heights would
+    mean different weights."""
+    return alt.Y("value:Q", title=title, scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format=".0%"))
+
+
+def _padding(steep: bool, values_above: bool) -> dict[str, int] | None:
+    """The chart's padding: room above the plot for the value printed over a
+    bar of 100 % (``values_above``), and at the right for the last upright
+    label of a ``steep`` axis (half its height past the plot)."""
+    if not (steep or values_above):
+        return None
+    top = VALUE_ROOM if values_above else 2
+    return {"left": 2, "right": 6 if steep else 2, "top": top, "bottom": 2}
 
 
 def _bar_x(x_title: str, slanted: bool | int | str, labels: bool = True) -> alt.X:
@@ -62,19 +89,17 @@ def bar_spec(
     percent: bool = True,
     slanted: bool | str = False,
     *,
-    whole: bool = False,
     x_labels: bool = True,
 ) -> dict:
     """Bars of ``value`` per ``label`` (in ``order``), the value printed above
     each bar where it fits, ``highlight`` rows in orange; ``slanted`` tilts long
     labels so none is dropped (on a phone they are always tilted). ``height``
-    is the plot's. ``whole``: a fixed 0–100 % axis (probabilities compared from
-    chart to chart), which a value printed above a bar of 100 % may overhang;
-    ``x_labels=False`` leaves out the labels along x (see ``_bar_x``).
-    Frame: ``bar_frame``."""
+    is the plot's. ``percent``: the values are shares, on the fixed 0–100 %
+    axis of ``share_axis``; otherwise the axis fits the values, with room above
+    the tallest bar for its printed value. ``x_labels=False`` leaves out the
+    labels along x (see ``_bar_x``). Frame: ``bar_frame``."""
     x = _bar_x(x_title, slanted, x_labels)
-    scale = alt.Scale(domain=[0, 1]) if whole else alt.Undefined
-    y = alt.Y("value:Q", title=y_title, scale=scale, axis=alt.Axis(format=".0%" if percent else ".2f"))
+    y = share_axis(y_title) if percent else alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".2f"))
     base = alt.Chart().encode(x=x, y=y, tooltip=tooltips(("label:N", x_title), ("text:N", y_title)))
     bars = base.mark_bar().encode(
         color=alt.Color(
@@ -85,10 +110,11 @@ def bar_spec(
             legend=None,
         )
     )
-    room = () if whole else (headroom(x, y_title),)
+    room = () if percent else (headroom(x, y_title),)
     chart = alt.layer(bars, value_labels(base, "x"), *room).properties(height=height)
-    if slanted == "steep":  # an upright label at the last bar reaches half its height past the plot
-        chart = chart.properties(padding={"left": 2, "right": 6, "top": 2, "bottom": 2})
+    padding = _padding(slanted == "steep", values_above=percent)
+    if padding:
+        chart = chart.properties(padding=padding)
     return freeze(chart)
 
 
@@ -143,19 +169,21 @@ def grouped_bar_spec(
     one of them (no overlap thinning); ``label_limit`` caps a label's width in
     pixels (Vega-Lite's default otherwise). ``values=False`` draws the bars only:
     no value printed above them, and no room kept for it; otherwise a value is
-    printed where its bar leaves room for it. ``height`` is the plot's."""
+    printed where its bar leaves room for it. ``height`` is the plot's. The
+    values are shares, on the fixed 0–100 % axis of ``share_axis``."""
     x = _grouped_x(x_title, label_angle, label_limit)
     base = alt.Chart().encode(
         x=x,
         xOffset=alt.XOffset("series:N", sort=alt.EncodingSortField("series_order", op="min")),
-        y=alt.Y("value:Q", title=y_title, axis=alt.Axis(format=".0%")),
+        y=share_axis(y_title),
         tooltip=tooltips(("label:N", x_title), ("series:N", series_title), ("text:N", y_title)),
     )
     bars = base.mark_bar().encode(color=series_colour(series_title, "square"))
     if not values:
         return freeze(alt.layer(bars).properties(height=height))
     text = value_labels(base, "xOffset")
-    return freeze(alt.layer(bars, text, headroom(x, y_title)).properties(height=height))
+    chart = alt.layer(bars, text).properties(height=height, padding=_padding(False, values_above=True))
+    return freeze(chart)
 
 
 def dense_grouped_bar_spec(x_title: str, y_title: str, series_title: str, slanted: bool) -> dict:

@@ -183,7 +183,7 @@ def draw_stages(s: Stages, prefix: Sequence[str]) -> None:
     }
     for stage, frame in frames.items():
         last = stage == "final"
-        spec = charts.bar_spec(x, y, STAGE_HEIGHT, slanted="steep", whole=True, x_labels=last)
+        spec = charts.bar_spec(x, y, STAGE_HEIGHT, slanted="steep", x_labels=last)
         st.caption(captions[stage])
         charts.show(
             frame, spec, t("capstone.gen.sampling.alt", stage=captions[stage], prefix=prefix_text(prefix))
