@@ -39,6 +39,20 @@ def _aligned(lines: list[str]) -> str:
     return r"\begin{aligned}" + r" \\ ".join(lines) + r"\end{aligned}"
 
 
+# A phone's column (about 358 px) holds two terms such as "0.665 × 0.5" of a
+# long sum, with the result: longer sums go on over more lines.
+TERMS_PER_LINE = 2
+
+
+def _wrapped(left: str, terms: list[str], result: str) -> list[str]:
+    r"""``left = t1 + t2 + … result`` as aligned lines, TERMS_PER_LINE terms to
+    a line, each further line starting with "+" under the first term."""
+    chunks = [" + ".join(terms[i : i + TERMS_PER_LINE]) for i in range(0, len(terms), TERMS_PER_LINE)]
+    lines = [rf"{left} &= {chunks[0]}", *(rf"&\quad + {chunk}" for chunk in chunks[1:])]
+    lines[-1] += f" {result}"
+    return lines
+
+
 def named_product(x: np.ndarray, w: np.ndarray, y: np.ndarray, name: str) -> str:
     """name = x W = y, e.g. q = x W_Q."""
     return f"{name} = {product(x, w, y)}"
@@ -93,10 +107,11 @@ def shares(labels: list[str], exps: np.ndarray, total: float, weights: np.ndarra
 
 
 def component_sums(axes: list[str], weights: np.ndarray, values: np.ndarray, output: np.ndarray) -> str:
-    """output_axis = Σ weight_j · v_j[axis], one line per component."""
+    """output_axis = Σ weight_j · v_j[axis] for every component, each sum
+    wrapped to fit a phone (``_wrapped``)."""
     values = np.asarray(values)
     lines = []
     for a, axis in enumerate(axes):
-        parts = " + ".join(rf"{_f(w, 3)} \times {_n(v[a])}" for w, v in zip(weights, values, strict=True))
-        lines.append(rf"{_t(axis)} &= {parts} \approx {_f(output[a], 2)}")
+        parts = [rf"{_f(w, 3)} \times {_n(v[a])}" for w, v in zip(weights, values, strict=True)]
+        lines += _wrapped(_t(axis), parts, rf"\approx {_f(output[a], 2)}")
     return _aligned(lines)

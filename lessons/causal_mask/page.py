@@ -72,8 +72,9 @@ def matrix_section() -> None:
     """2. The mask matrix M, added to the scores: 0 on and left of the diagonal, −∞ right of it."""
     section_start(
         "causal_mask.matrix",
-        r"M_{ij} = \begin{cases} 0 & (j \le i) \\ -\infty & (j > i) \end{cases} \qquad"
-        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V",
+        # two lines: one would be wider than a phone's column
+        r"\begin{gathered} M_{ij} = \begin{cases} 0 & (j \le i) \\ -\infty & (j > i) \end{cases} \\"
+        r"\mathrm{softmax}\!\left(\frac{QK^\top}{\sqrt{d_k}} + M\right) V \end{gathered}",
     )
     mask_col, note_col = st.columns([3, 2], gap="large")
     with mask_col:

@@ -108,9 +108,10 @@ def onehot_body() -> None:
             if inner := fold(t("scaling.gradient.deep_dive"), "scaling_gradient"):
                 with inner:
                     st.markdown(t("scaling.gradient.jacobian"))
-                    st.latex(
-                        r"J = \frac{\partial p}{\partial s} = \operatorname{diag}(p) - p\,p^\top,"
-                        r"\quad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)"
+                    st.latex(  # two lines: one would be wider than a phone's column
+                        r"\begin{gathered} J = \frac{\partial p}{\partial s}"
+                        r" = \operatorname{diag}(p) - p\,p^\top, \\"
+                        r" J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j) \end{gathered}"
                     )
                     st.markdown(t("scaling.gradient.norm"))
                     parts.gradient_chart(softmax_at_spreads(z, parts.GRID), parts.typical_gradient(), pair)

@@ -69,12 +69,12 @@ def rope_demo() -> None:
 def rope_body() -> None:
     st.markdown(t("todays_llms.rope.body", base=f"{BASE:,.0f}"))
     terms("rope", "positional_encoding")
-    st.latex(
-        r"\begin{pmatrix} q'_{2i} \\ q'_{2i+1} \end{pmatrix} = "
+    st.latex(  # two lines: one would be wider than a phone's column
+        r"\begin{gathered} \begin{pmatrix} q'_{2i} \\ q'_{2i+1} \end{pmatrix} = "
         r"\begin{pmatrix} \cos m\theta_i & -\sin m\theta_i \\ \sin m\theta_i & \cos m\theta_i \end{pmatrix}"
-        r"\begin{pmatrix} q_{2i} \\ q_{2i+1} \end{pmatrix}, \quad \theta_i = "
+        r"\begin{pmatrix} q_{2i} \\ q_{2i+1} \end{pmatrix}, \\ \theta_i = "
         + f"{BASE:.0f}"
-        + r"^{-2i/d_{head}}"
+        + r"^{-2i/d_{head}} \end{gathered}"
     )
     same = rope.rope_section(EXAMPLE_Q, EXAMPLE_K)
     try_this(LESSON, {"t2": same}, share=False)
