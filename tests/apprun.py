@@ -193,10 +193,14 @@ def open_app(page, url: str, timeout_ms: int = 60_000):
 CLOSED_FOLD = '[data-testid="stMain"] [data-testid="stExpander"] details:not([open]) > summary'
 
 
+MOST_FOLDS = 80
+
+
 def open_all_folds(page, timeout_ms: int = 60_000) -> None:
     """Open every fold of the page (course_app/folds.py) one by one, each
-    click a rerun that draws the fold's body, until none is closed."""
-    for _ in range(40):
+    click a rerun that draws the fold's body, until none is closed (the
+    glossary has the most: one per term)."""
+    for _ in range(MOST_FOLDS):
         closed = page.locator(CLOSED_FOLD)
         if closed.count() == 0:
             return
