@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
+from streamlit.delta_generator import DeltaGenerator
 
 from course_app import browser, course, pipeline, progress
 from course_app.a11y import plain_maths
@@ -414,6 +415,23 @@ def section_start(section: str, formula: str | None = None, **body_values: objec
     st.markdown(t(f"{section}.body", **body_values))
     if formula is not None:
         st.latex(formula)
+
+
+# The icon of a folded section of the lesson's path (other folds go further:
+# worked examples, tables, deep dives, each with its own icon or none).
+PATH_ICON = ":material/format_list_numbered:"
+
+
+def section_fold(section: str, name: str) -> DeltaGenerator | None:
+    """A numbered section of the lesson's path, folded so that a phone's page
+    stays short (``fold``, keyed ``name``): labelled with the section's header
+    and a badge that says it is part of the lesson, so that it does not read
+    as optional beside the folds that go further. Inside, the section goes on
+    as ``section_start`` would begin it, minus the header.
+
+    Catalog entries: <section>.header and ui.fold.on_path."""
+    label = f"{t(f'{section}.header')} :blue-badge[{t('ui.fold.on_path')}]"
+    return fold(label, name, icon=PATH_ICON)
 
 
 def lesson_end(lesson_id: str) -> None:

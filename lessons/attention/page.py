@@ -13,6 +13,7 @@ from course_app import (
     page_start,
     pct,
     ranking,
+    section_fold,
     section_start,
     t,
     t_list,
@@ -94,7 +95,7 @@ def wanted_weights() -> None:
 
 def qkv_section() -> None:
     """2. Query, key and value, each a linear map of the token's vector."""
-    if box := fold(t("attention.qkv.header"), "attention_qkv", icon=":material/unfold_more:"):
+    if box := section_fold("attention.qkv", "attention_qkv"):
         with box:
             st.markdown(t("attention.qkv.body"))
             terms("query_key_value", "linear_map", "matrix")
@@ -272,7 +273,7 @@ def sentence_notes_body() -> None:
 
 def chapter_section() -> None:
     """5. Example A again: computed weights beside the wanted ones and the equal average."""
-    if box := fold(t("attention.chapter.header"), "attention_chapter", icon=":material/unfold_more:"):
+    if box := section_fold("attention.chapter", "attention_chapter"):
         with box:
             chapter_body()
 
@@ -349,7 +350,7 @@ def chapter_vectors() -> None:
 
 def matrix_section() -> None:
     """6. All queries at once: the formula, the shapes and the residual connection."""
-    if box := fold(t("attention.matrix.header"), "attention_matrix", icon=":material/unfold_more:"):
+    if box := section_fold("attention.matrix", "attention_matrix"):
         with box:
             matrix_body()
 

@@ -13,6 +13,7 @@ from course_app import (
     num,
     page_start,
     pct,
+    section_fold,
     t,
     terms,
     try_this,
@@ -71,7 +72,7 @@ def corpus_section(added: Sequence[Sentence]) -> None:
 
 def counts_section(sentences: Sequence[Sentence]) -> None:
     """2. How often each token follows each other token: a fold named after its header."""
-    if box := fold(t("bigram.counts.header"), "bigram_counts", icon=":material/unfold_more:"):
+    if box := section_fold("bigram.counts", "bigram_counts"):
         with box:
             st.markdown(t("bigram.counts.body"))
             parts.count_map(sentences)
@@ -131,7 +132,7 @@ def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
 def uniform_section() -> None:
     """5. Example A with a plain average: every token gets the same weight. A
     step past the bigram: the whole section is a fold named after its header."""
-    if box := fold(t("bigram.uniform.header"), "bigram_uniform", icon=":material/unfold_more:"):
+    if box := section_fold("bigram.uniform", "bigram_uniform"):
         with box:
             uniform_body()
 

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from course_app import fold, lesson_end, num, page_start, pct, section_start, t, terms, try_this
+from course_app import fold, lesson_end, num, page_start, pct, section_fold, section_start, t, terms, try_this
 from lesson_core.capstone import cat_dog_tv, heads_check, reference_losses
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET, Config
@@ -101,12 +101,12 @@ def lab() -> None:
                 predictions.prediction_section(result)
         terms("total_variation")
 
-        if box := fold(t("capstone.gen.header"), "capstone_gen", icon=":material/unfold_more:"):
+        if box := section_fold("capstone.gen", "capstone_gen"):
             with box:
                 st.markdown(t("capstone.gen.body", eos=EOS))
                 terms("temperature")
                 generation.generation_section(result)
-        if box := fold(t("capstone.attn.header"), "capstone_attn", icon=":material/unfold_more:"):
+        if box := section_fold("capstone.attn", "capstone_attn"):
             with box:
                 st.markdown(t("capstone.attn.body"))
                 picked = maps.attention_section(result)

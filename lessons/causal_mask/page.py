@@ -10,6 +10,7 @@ from course_app import (
     lesson_end,
     page_start,
     pct,
+    section_fold,
     section_start,
     t,
     terms,
@@ -108,7 +109,7 @@ def scores_body() -> None:
 def fill_demo() -> None:
     """3. Why −∞ and not 0: choose the fill and see how much weight leaks to the
     right. A deep dive: the whole section is a fold named after its header."""
-    if box := fold(t("causal_mask.fill.header"), "causal_mask_fill", icon=":material/unfold_more:"):
+    if box := section_fold("causal_mask.fill", "causal_mask_fill"):
         with box:
             fill_body()
 
@@ -188,7 +189,7 @@ def pronoun_intro() -> None:
 
 def cache_section() -> None:
     """5. In real models: the mask lets generation keep a KV cache."""
-    if box := fold(t("causal_mask.cache.header"), "causal_mask_cache", icon=":material/unfold_more:"):
+    if box := section_fold("causal_mask.cache", "causal_mask_cache"):
         with box:
             st.markdown(t("causal_mask.cache.body"))
             terms("kv_cache")

@@ -10,6 +10,7 @@ from course_app import (
     lesson_end,
     page_start,
     pct,
+    section_fold,
     section_start,
     t,
     terms,
@@ -122,7 +123,7 @@ def shapes_body() -> None:
 def run_demo() -> None:
     """4. The whole computation with random projections, head by head. A deep
     dive: the whole section is a fold named after its header."""
-    if box := fold(t("multi_head.run.header"), "multi_head_run_section", icon=":material/unfold_more:"):
+    if box := section_fold("multi_head.run", "multi_head_run_section"):
         with box:
             run_body()
 
@@ -152,6 +153,6 @@ def run_body() -> None:
 
 def roles_section() -> None:
     """5. What a head does is learned in training, not assigned (a fold named after its header)."""
-    if box := fold(t("multi_head.roles.header"), "multi_head_roles", icon=":material/unfold_more:"):
+    if box := section_fold("multi_head.roles", "multi_head_roles"):
         with box:
             st.markdown(t("multi_head.roles.body"))

@@ -5,7 +5,18 @@ layers recover some of it); sinusoidal marks."""
 import numpy as np
 import streamlit as st
 
-from course_app import MAIN_FIGURE, fold, gloss, lesson_end, num, page_start, section_start, t, try_this
+from course_app import (
+    MAIN_FIGURE,
+    fold,
+    gloss,
+    lesson_end,
+    num,
+    page_start,
+    section_fold,
+    section_start,
+    t,
+    try_this,
+)
 from lesson_core.examples import SAME_TOKEN_POSITIONS, SAME_TOKEN_VECTOR, WORD_ORDER, WORD_ORDER_EMBEDDINGS
 from lesson_core.positional import (
     GPT2_POSITIONS,
@@ -177,7 +188,7 @@ def same_token_section() -> None:
 
 def clock_section() -> None:
     """5. The sin/cos pairs as clock hands: they mark position, they carry no grammar."""
-    if box := fold(t("positional.clock.header"), "positional_clock", icon=":material/unfold_more:"):
+    if box := section_fold("positional.clock", "positional_clock"):
         with box:
             st.markdown(t("positional.clock.body"))
             st.markdown(t("positional.clock.real", positions=f"{GPT2_POSITIONS:,}"))

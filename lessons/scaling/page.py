@@ -12,6 +12,7 @@ from course_app import (
     num,
     page_start,
     pct,
+    section_fold,
     section_start,
     t,
     t_list,
@@ -81,7 +82,7 @@ def onehot_demo() -> None:
     """2. and 3. Widely spread scores make softmax one-hot, and one-hot weights
     stall learning. Why the scaling matters, rather than what it does: both
     sections are one fold named after the first's header."""
-    if box := fold(t("scaling.onehot.header"), "scaling_onehot", icon=":material/unfold_more:"):
+    if box := section_fold("scaling.onehot", "scaling_onehot"):
         with box:
             onehot_body()
 

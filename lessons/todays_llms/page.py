@@ -3,7 +3,7 @@ embedding, shared key/value heads (MQA, GQA) and long context."""
 
 import streamlit as st
 
-from course_app import course, fold, lesson_end, page_link, page_start, t, terms, try_this
+from course_app import course, fold, lesson_end, page_link, page_start, section_fold, t, terms, try_this
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
 from lessons.todays_llms import kv_cache, long_context, rope, shared_heads
@@ -60,7 +60,7 @@ def rope_demo() -> None:
     dive: the whole section is a fold named after its header. Each folded
     demo is a fragment inside its fold, so a closed fold costs a first load
     no fragment."""
-    if box := fold(t("todays_llms.rope.header"), "todays_llms_rope", icon=":material/unfold_more:"):
+    if box := section_fold("todays_llms.rope", "todays_llms_rope"):
         with box:
             rope_body()
 
@@ -83,7 +83,7 @@ def rope_body() -> None:
 def gqa_demo() -> None:
     """3. Key/value heads shared between query heads: the cache of a real model.
     A deep dive: the whole section is a fold named after its header."""
-    if box := fold(t("todays_llms.gqa.header"), "todays_llms_gqa", icon=":material/unfold_more:"):
+    if box := section_fold("todays_llms.gqa", "todays_llms_gqa"):
         with box:
             gqa_body()
 
