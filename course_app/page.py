@@ -53,6 +53,10 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # by the bridge) Streamlit's English-only hints are hidden or relabelled
 # (see browser.py). A link's underline sits below the letters, so that an
 # underscore in it (W_O, √d_k in the glossary's index) stays visible.
+# A toast (a task done, a link's value refused) shows at the bottom left: on a
+# wide screen over the sidebar's empty foot, never over the lesson's column,
+# whose top right holds the help beside a figure; on a phone at the bottom,
+# clear of the title and the controls at the top (Streamlit's own place).
 # --course-style tells that this stylesheet is applied (the browser tests wait for it).
 NARROW_SCREEN_CSS = """<style>
 :root { --course-style: 1; }
@@ -88,6 +92,7 @@ NARROW_SCREEN_CSS = """<style>
 html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: none; }
 [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 .stApp a { text-underline-offset: 0.3em; }
+body [data-testid="stToastContainer"] { top: auto; bottom: 1rem; left: 0.75rem; right: auto; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p { font-size: 0; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p::after {
   content: var(--upload-label); font-size: 0.875rem;
