@@ -57,6 +57,10 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # wide screen over the sidebar's empty foot, never over the lesson's column,
 # whose top right holds the help beside a figure; on a phone at the bottom,
 # clear of the title and the controls at the top (Streamlit's own place).
+# Text a chart writes on the page's own background (a value over its bar, the
+# names in the path's boxes) has Vega's default colour, black, which the dark
+# theme's background would swallow: it takes the theme's text colour, as the
+# axes do (a heatmap's text on light cells is spelled #000000 and stays black).
 # --course-style tells that this stylesheet is applied (the browser tests wait for it).
 NARROW_SCREEN_CSS = """<style>
 :root { --course-style: 1; }
@@ -92,6 +96,7 @@ NARROW_SCREEN_CSS = """<style>
 html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: none; }
 [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 .stApp a { text-underline-offset: 0.3em; }
+[data-testid="stVegaLiteChart"] .role-mark text[fill="black"] { fill: currentColor; }
 body [data-testid="stToastContainer"] { top: auto; bottom: 1rem; left: 0.75rem; right: auto; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p { font-size: 0; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p::after {

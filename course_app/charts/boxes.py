@@ -116,7 +116,7 @@ def pipeline_spec(n_boxes: int, colour: str = SERIES_COLOURS[0]) -> dict[str, An
     note_x = frame_at.transform_calculate(tx="datum.fx2 + 8")
     repeat = (
         note_x.transform_calculate(ty="datum.fy1 + 2")
-        .mark_text(fontSize=14, fontWeight="bold", baseline="top", align="left", color=colour)
+        .mark_text(fontSize=14, fontWeight="bold", baseline="top", align="left")  # the theme's text colour
         .encode(x=_pixels("tx"), y=_pixels_y("ty"), text="label:N")
     )
     around = (

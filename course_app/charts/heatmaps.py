@@ -33,6 +33,11 @@ from lesson_core.rounding import fixed_array
 # 4.5 : 1 each at the point itself, on ``blues`` 0.74 and ``blueorange``'s blue
 # end 0.78); short of it black does, up to 15 : 1.
 DARK_TEXT_FROM = 0.75
+# The text on a light cell: black, spelled so that the course stylesheet's rule
+# for chart text on the page's own background (text Vega leaves "black", drawn
+# in the theme's text colour: course_app/page.py) passes it by. It stands on its
+# cell, which is as light in the dark theme as in the light one.
+CELL_TEXT = "#000000"
 
 # Room at the right of a wide map for its last column's tilted label: at most
 # 150 px long at 40°, it reaches 150 · cos 40° ≈ 115 px right.
@@ -176,7 +181,7 @@ def _layers(x: alt.X, y: alt.Y, colour: alt.Color, titles: MapTitles, cells: Cel
             x=x,
             y=y,
             text="text:N",
-            color=alt.condition("datum.dark", alt.value("white"), alt.value("black")),
+            color=alt.condition("datum.dark", alt.value("white"), alt.value(CELL_TEXT)),
             tooltip=tooltip,
         )
     )
