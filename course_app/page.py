@@ -436,8 +436,8 @@ def section_fold(section: str, name: str) -> DeltaGenerator | None:
     """A numbered section of the lesson's path, folded so that a phone's page
     stays short (``fold``, keyed ``name``): labelled with the section's header
     and a badge that says it is part of the lesson, so that it does not read
-    as optional beside the folds that go further. Inside, the section goes on
-    as ``section_start`` would begin it, minus the header.
+    as optional beside the folds that go further. The caller draws the
+    section's body into it.
 
     Catalog entries: <section>.header and ui.fold.on_path."""
     label = f"{t(f'{section}.header')} :blue-badge[{t('ui.fold.on_path')}]"

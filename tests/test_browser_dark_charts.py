@@ -12,11 +12,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from apprun import open_all_folds, open_app, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
 from page_heights import train_the_default_model
-from screenshots import page_paths
+from screenshots import every_page_unfolded
 
 pytestmark = pytest.mark.browser
 
@@ -59,10 +58,7 @@ def test_chart_text_on_the_page_is_readable_in_the_dark_theme(browser, app_url):
     dim, seen = [], 0
     try:
         train_the_default_model(page, app_url)  # the capstone's charts are drawn once it is trained
-        for name, path in page_paths().items():
-            open_app(page, f"{app_url}/{path}?lang=en", timeout_ms=180_000)
-            open_all_folds(page)
-            settle(page)
+        for name in every_page_unfolded(page, app_url, "en"):
             found = page.evaluate(DIM_TEXT, MIN_CONTRAST)
             seen += found["seen"]
             dim += [f"{name}: {d}" for d in found["dim"]]

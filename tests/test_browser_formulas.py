@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from apprun import open_all_folds, open_app, settle
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-from screenshots import SIZES, page_paths
+from screenshots import SIZES, every_page_unfolded
 
 from course_app.i18n import LANGS
 
@@ -41,10 +40,7 @@ def test_every_display_formula_fits_a_phone_column(browser, app_url, lang):
     page = context.new_page()
     wide, seen = [], 0
     try:
-        for name, path in page_paths().items():
-            open_app(page, f"{app_url}/{path}?lang={lang}", timeout_ms=180_000)
-            open_all_folds(page)
-            settle(page)
+        for name in every_page_unfolded(page, app_url, lang):
             for formula in page.evaluate(FORMULAS):
                 seen += 1
                 if formula["drawn"] > formula["column"] + 1:

@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from apprun import open_all_folds, open_app, settle, step_slider
+from apprun import open_app, settle, step_slider
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "tools"))
-from screenshots import page_paths
+from screenshots import every_page_unfolded
 
 from course_app.i18n import LANGS
 
@@ -57,9 +57,7 @@ def test_every_percent_axis_on_every_page_runs_from_0_to_100(browser, app_url, l
     page = context.new_page()
     wrong, seen = [], 0
     try:
-        for name, path in page_paths().items():
-            open_app(page, f"{app_url}/{path}?lang={lang}", timeout_ms=180_000)
-            open_all_folds(page)
+        for name in every_page_unfolded(page, app_url, lang):
             for label, ticks in percent_axes(y_ticks(page)):
                 seen += 1
                 if ticks[0] != "0%" or ticks[-1] != "100%":

@@ -56,8 +56,8 @@ def cache_size() -> None:
 
 
 def rope_demo() -> None:
-    """2. Rotary position embedding: the score depends on m − n only. A deep
-    dive: the whole section is a fold named after its header. Each folded
+    """2. Rotary position embedding: the score depends on m − n only. The
+    whole section is folded (``section_fold``), on the lesson's path. Each folded
     demo is a fragment inside its fold, so a closed fold costs a first load
     no fragment."""
     if box := section_fold("todays_llms.rope", "todays_llms_rope"):
@@ -82,7 +82,7 @@ def rope_body() -> None:
 
 def gqa_demo() -> None:
     """3. Key/value heads shared between query heads: the cache of a real model.
-    A deep dive: the whole section is a fold named after its header."""
+    The whole section is folded (``section_fold``), on the lesson's path."""
     if box := section_fold("todays_llms.gqa", "todays_llms_gqa"):
         with box:
             gqa_body()

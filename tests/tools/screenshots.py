@@ -8,12 +8,13 @@ Look at every PNG: Japanese renders, nothing overflows, charts are readable.
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_app, running_app, settle
+from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_all_folds, open_app, running_app, settle
 from playwright.sync_api import sync_playwright
 
 from course_app.course import PAGES, url_path
@@ -25,6 +26,17 @@ SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 def page_paths() -> dict[str, str]:
     """Every page of the app: name -> URL path ("" for the home page)."""
     return {name: url_path(page) for name, page in PAGES.items()}
+
+
+def every_page_unfolded(page, url: str, lang: str) -> Iterator[str]:
+    """Open every page of the app at ``url`` in ``lang``, one after the other,
+    each with all its folds open; yield each page's name once it is at rest
+    (the browser tests that measure what every fold draws)."""
+    for name, path in page_paths().items():
+        open_app(page, f"{url}/{path}?lang={lang}", timeout_ms=180_000)  # a busy machine's first run is slow
+        open_all_folds(page)
+        settle(page)
+        yield name
 
 
 def main(out: Path) -> None:
