@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+TERM_PARAM = "term"  # a link into one entry: /glossary?term=dot_product#dot-product opens its explanation
+
 TERMS: tuple[str, ...] = (
     "token",
     "embedding",

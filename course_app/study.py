@@ -5,8 +5,9 @@ from __future__ import annotations
 import streamlit as st
 
 from course_app import course, progress
+from course_app.glossary import TERM_PARAM
 from course_app.i18n import t
-from course_app.page import load_progress, page_href, save_progress
+from course_app.page import link_params, load_progress, page_href, save_progress
 
 
 def terms(*term_ids: str) -> None:
@@ -27,12 +28,16 @@ def terms(*term_ids: str) -> None:
     )
     if look_up.open:
         with look_up:
-            st.markdown("\n\n".join(definition(term) for term in term_ids))
+            params = link_params()
+            st.markdown("\n\n".join(definition(term, params) for term in term_ids))
 
 
-def definition(term: str) -> str:
-    """A term's name, its short definition and the link to it in the glossary (markdown)."""
-    link = f"[{t('glossary.more')}]({page_href(course.GLOSSARY)}#{anchor(term)})"
+def definition(term: str, params: dict[str, str]) -> str:
+    """A term's name, its short definition and the link to it in the glossary
+    (markdown), which carries ``params`` (link_params()) and opens the entry's
+    explanation when followed."""
+    href = page_href(course.GLOSSARY, params | {TERM_PARAM: term})
+    link = f"[{t('glossary.more')}]({href}#{anchor(term)})"
     return t(
         "glossary.definition", name=t(f"glossary.{term}.name"), short=t(f"glossary.{term}.short"), link=link
     )

@@ -2,8 +2,9 @@
 
 This is the one module that keeps a lesson's state in the URL: widgets
 through ``bound``, and the few values no widget holds (an edited query
-vector, the learner's own sentences) through ``read_vector`` /
-``vector_text``, ``read_list`` and ``keep``, so their formats live here too.
+vector, the learner's own sentences, the glossary entry a link leads to)
+through ``read_vector`` / ``vector_text``, ``read_list``, ``read_choice`` and
+``keep``, so their formats live here too.
 (The page frame keeps the language, the progress and a class seat.)
 
 Every control bound to the URL is created through ``bound``:
@@ -27,7 +28,7 @@ import functools
 import inspect
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, NoReturn
 
 import numpy as np
@@ -267,6 +268,18 @@ def read_vector(param: str, d: int, bound: float) -> np.ndarray | None:
 def read_list(param: str) -> list[str]:
     """Every value the URL holds under ``param`` (each checked by the caller)."""
     return st.query_params.get_all(param)
+
+
+def read_choice(param: str, options: Collection[str], refused: str) -> str | None:
+    """The one of ``options`` the URL holds under ``param`` (None when absent).
+    Anything else is removed from the URL and the learner is told with the
+    catalog entry ``refused`` (its ``{value}``: what the link carried)."""
+    raw = st.query_params.get(param)
+    if raw is None or raw in options:
+        return raw
+    del st.query_params[param]
+    st.toast(t(refused, value=_shown(raw)), icon="⚠️")
+    return None
 
 
 def keep(param: str, value: str | list[str] | None) -> None:

@@ -1,6 +1,7 @@
 """Layer 4: the glossary page in headless Chromium (see tests/test_browser.py):
 it fits a phone's width, its index links jump to their term, and a lesson's
-look-up opens the glossary at the term, in the learner's language."""
+look-up opens the glossary at the term, with that term's explanation open and
+no other, in the learner's language."""
 
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ def test_a_look_up_link_opens_the_glossary_in_the_same_tab(page, app_url):
     page.wait_for_function(AT_TOP, arg="dot-product", timeout=20_000)
     assert len(page.context.pages) == 1, "the look-up opened a new tab"
     assert "lang=en" in page.url and "p=at." in page.url, page.url  # the language and the progress
+    # The term's explanation is open, and only that one.
+    opened = page.locator('[data-testid="stExpander"] details[open] summary')
+    expect(opened).to_have_count(1, timeout=20_000)
+    expect(opened).to_contain_text("dot product")
 
 
 def test_the_term_is_brought_back_if_the_first_scroll_ended_elsewhere(page, app_url):

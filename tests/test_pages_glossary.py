@@ -1,6 +1,7 @@
 """Layer 3: the glossary page's search and its folded explanations, in both
 languages: what a learner types keeps the entries that contain it, the long
-explanations open one by one, and hostile or odd input is only text."""
+explanations open one by one, a link into one entry opens that one, and
+hostile or odd input is only text."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import pytest
 from conftest import all_text, assert_clean, open_folds, open_page
 
 from course_app import TERMS, anchor
+from course_app.folds import fold_key
+from course_app.glossary import TERM_PARAM
 from course_app.i18n import catalog
-from lessons.glossary.page import SEARCH_KEY, SEARCH_MAX, folded
+from course_app.url_state import SHOWN_VALUE_CHARS
+from lessons.glossary.page import SEARCH_KEY, SEARCH_MAX, entry_fold, folded
 
 GLOSSARY = "pages/8_glossary.py"
 
@@ -101,3 +105,48 @@ def test_a_search_longer_than_the_box_allows_is_cut_not_refused():
     at.run()
     assert_clean(at)
     assert shown_terms(at) == shown_terms(search(open_page(GLOSSARY, "en"), "softmax"))
+
+
+# --- a link into one entry (a lesson's look-up: ?term=<id>#<anchor>) ------------------
+
+
+def test_a_link_into_an_entry_opens_its_explanation_and_no_other(lang):
+    for term in ("dot_product", TERMS[-1]):
+        at = open_page(GLOSSARY, lang, {TERM_PARAM: term})
+        assert_clean(at)
+        words = catalog(lang)
+        page = all_text(at)
+        assert [t for t in TERMS if words[f"glossary.{t}.long"] in page] == [term]
+        assert shown_terms(at) == [anchor(t) for t in TERMS]  # the whole glossary, not only that entry
+
+
+def test_a_followed_link_opens_its_entry_once_then_the_learner_decides():
+    at = open_page(GLOSSARY, "en", {TERM_PARAM: "softmax"})
+    long = catalog("en")["glossary.softmax.long"]
+    assert long in all_text(at)
+    at.session_state[fold_key(entry_fold("softmax"))] = False  # the learner closes it
+    at.run()
+    at.run()  # and it stays closed, though the URL still names the term
+    assert long not in all_text(at)
+
+
+def test_a_link_into_an_entry_empties_a_search_that_hides_it():
+    at = search(open_page(GLOSSARY, "en"), "softmax")
+    assert anchor("token") not in shown_terms(at)
+    at.query_params[TERM_PARAM] = "token"
+    at.run()
+    assert anchor("token") in shown_terms(at)
+    assert catalog("en")["glossary.token.long"] in all_text(at)
+    assert at.text_input(key=SEARCH_KEY).value == ""
+
+
+@pytest.mark.parametrize("value", ["no_such_term", "<script>x</script>", "TOKEN", "token ", "x" * 500, ""])
+def test_a_link_to_no_entry_is_told_and_opens_nothing(lang, value):
+    at = open_page(GLOSSARY, lang, {TERM_PARAM: value})
+    assert_clean(at)
+    assert not any(catalog(lang)[f"glossary.{term}.long"] in all_text(at) for term in TERMS)
+    told = catalog(lang)["glossary.no_such_term"]
+    toasts = [toast.value for toast in at.toast]
+    assert len(toasts) == 1 and toasts[0].startswith(told.split("{")[0])
+    assert len(toasts[0]) < len(told) + 2 * SHOWN_VALUE_CHARS  # a long value is cut, not repeated whole
+    assert TERM_PARAM not in at.query_params

@@ -54,7 +54,8 @@ def test_lessons_offer_term_look_ups_that_link_to_the_glossary():
     at.run()
     text = all_text(at)
     assert "glossary?lang=en" in text
-    assert all(f"#{anchor}" in text for anchor in ("dot-product", "softmax", "weighted-average"))
+    terms = {"dot_product": "dot-product", "softmax": "softmax", "weighted_average": "weighted-average"}
+    assert all(f"term={term}#{anchor}" in text for term, anchor in terms.items())  # each opens its entry
     assert text.count("#weighted-average") == 1  # not the goal section's look-up, still closed
 
 

@@ -1,7 +1,9 @@
 """Glossary: every term the course uses, each with its own anchor (/glossary#<term>),
 a search box that keeps the entries containing what the learner typed, and an
 index of links to them at the top. An entry shows its name and one-line
-definition; its longer explanation is folded (the page is long on a phone)."""
+definition; its longer explanation is folded (the page is long on a phone).
+A lesson's look-up links to one entry (?term=<id>#<anchor>), which opens that
+entry's explanation and no other."""
 
 from __future__ import annotations
 
@@ -10,9 +12,33 @@ import unicodedata
 import streamlit as st
 
 from course_app import TERMS, anchor, fold, page_start, t
+from course_app.folds import open_fold
+from course_app.glossary import TERM_PARAM
+from course_app.url_state import read_choice
 
 SEARCH_KEY = "glossary_search"
 SEARCH_MAX = 60  # characters: longer than any term's name, short enough to stay one line
+ARRIVED = "glossary_arrived"  # the term a link last led to in this session
+
+
+def entry_fold(term: str) -> str:
+    """The name of a term's folded explanation."""
+    return f"glossary_{term}"
+
+
+def arrive() -> None:
+    """Open the explanation of the entry a link leads to (?term=), once per
+    link: the learner can close it again, and the other entries stay as they
+    were. A search that would hide that entry is emptied. A term the glossary
+    does not have is removed from the URL, and the learner told."""
+    term = read_choice(TERM_PARAM, TERMS, refused="glossary.no_such_term")
+    if term is None or st.session_state.get(ARRIVED) == term:
+        return
+    st.session_state[ARRIVED] = term
+    open_fold(entry_fold(term))
+    query = st.session_state.get(SEARCH_KEY)
+    if not isinstance(query, str) or term not in matching(query):
+        st.session_state[SEARCH_KEY] = ""
 
 
 def folded(text: str) -> str:
@@ -54,6 +80,7 @@ def search_box() -> list[str]:
 
 def main() -> None:
     page_start("glossary")
+    arrive()
     shown = search_box()
     if shown:
         st.markdown(" · ".join(f"[{t(f'glossary.{term}.name')}](#{anchor(term)})" for term in shown))
@@ -61,6 +88,6 @@ def main() -> None:
         name = t(f"glossary.{term}.name")
         st.subheader(name, anchor=anchor(term))
         st.markdown(f"**{t(f'glossary.{term}.short')}**")
-        if box := fold(t("glossary.long_label", name=name), f"glossary_{term}"):
+        if box := fold(t("glossary.long_label", name=name), entry_fold(term)):
             with box:
                 st.markdown(t(f"glossary.{term}.long"))
