@@ -22,7 +22,7 @@ from course_app import (
 from course_app.classroom.teacher import teacher_page
 from course_app.course import LESSONS
 from course_app.folds import fold, open_fold
-from course_app.glossary import TERMS
+from course_app.glossary import TERM_PARAM, TERMS
 from course_app.i18n import current_lang, gloss, md_escape, num, pct, pct_label, t, t_count, t_list, vec
 from course_app.page import (
     hrefs,
@@ -51,6 +51,7 @@ __all__ = [
     "LESSONS",
     "MAIN_FIGURE",
     "TERMS",
+    "TERM_PARAM",
     "anchor",
     "bound",
     "charts",

@@ -11,10 +11,7 @@ import unicodedata
 
 import streamlit as st
 
-from course_app import TERMS, anchor, fold, page_start, t
-from course_app.folds import open_fold
-from course_app.glossary import TERM_PARAM
-from course_app.url_state import read_choice
+from course_app import TERM_PARAM, TERMS, anchor, fold, open_fold, page_start, t, url_state
 
 SEARCH_KEY = "glossary_search"
 SEARCH_MAX = 60  # characters: longer than any term's name, short enough to stay one line
@@ -31,7 +28,7 @@ def arrive() -> None:
     link: the learner can close it again, and the other entries stay as they
     were. A search that would hide that entry is emptied. A term the glossary
     does not have is removed from the URL, and the learner told."""
-    term = read_choice(TERM_PARAM, TERMS, refused="glossary.no_such_term")
+    term = url_state.read_choice(TERM_PARAM, TERMS, refused="glossary.no_such_term")
     if term is None or st.session_state.get(ARRIVED) == term:
         return
     st.session_state[ARRIVED] = term
