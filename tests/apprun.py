@@ -4,16 +4,20 @@ browser tests, the screenshot script and the benchmarks."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "streamlit_app.py"
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -23,6 +27,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+LOG_DIR = Path(tempfile.gettempdir()) / "course-test-servers"  # each test server's output
 MENU_READY = '[data-testid="stSidebar"] [data-testid="stPageLink"]'
 QUIET_MS = 250  # how long the page must stay unchanged to count as at rest
 
@@ -139,15 +144,19 @@ def free_port() -> int:
 
 
 @contextlib.contextmanager
-def running_app(port: int | None = None, timeout: float = 60) -> Iterator[str]:
-    """``streamlit run streamlit_app.py`` on 127.0.0.1; yields its base URL.
-    Without a given port it takes a free one, and another if a parallel test
-    worker took that one first (the server then exits at once)."""
-    server, url = _start(port or free_port(), timeout)
+def running_app(
+    port: int | None = None, timeout: float = 60, script: Path = APP, env: dict[str, str] | None = None
+) -> Iterator[str]:
+    """``streamlit run streamlit_app.py`` (or another ``script``, with ``env``
+    added to the environment) on 127.0.0.1; yields its base URL. Without a
+    given port it takes a free one, and another if a parallel test worker took
+    that one first (the server then exits at once)."""
+    start = functools.partial(_start, timeout=timeout, script=script, env=env)
+    server, url = start(port or free_port())
     for _ in range(2):
         if server is not None or port:
             break
-        server, url = _start(free_port(), timeout)
+        server, url = start(free_port())
     if server is None:
         raise RuntimeError(f"streamlit did not start on {url}")
     try:
@@ -157,12 +166,23 @@ def running_app(port: int | None = None, timeout: float = 60) -> Iterator[str]:
         server.wait(timeout=10)
 
 
-def _start(port: int, timeout: float) -> tuple[subprocess.Popen | None, str]:
+def _start(
+    port: int, timeout: float, script: Path, env: dict[str, str] | None
+) -> tuple[subprocess.Popen | None, str]:
     """The server on ``port`` once it answers its health check, or None if it
-    exited first (the port was taken)."""
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py")]
+    exited first (the port was taken).
+
+    The server's output goes to a file (LOG_DIR/streamlit-<port>.log), not to
+    a pipe: nobody reads a pipe while the tests run, and a full one would block
+    the server at its next log line. A page that does not open quotes the
+    file's end in its failure (``server_log``)."""
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    log_path = LOG_DIR / f"streamlit-{port}.log"
+    cmd = [sys.executable, "-m", "streamlit", "run", str(script)]
     cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
-    server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    with log_path.open("wb") as log:
+        environ = os.environ | (env or {})
+        server = subprocess.Popen(cmd, cwd=ROOT, env=environ, stdout=log, stderr=subprocess.STDOUT)
     url, deadline = f"http://127.0.0.1:{port}", time.monotonic() + timeout
     while True:
         try:
@@ -174,18 +194,34 @@ def _start(port: int, timeout: float) -> tuple[subprocess.Popen | None, str]:
                 server.terminate()
                 server.wait(timeout=10)
             if server.poll() is not None:
-                error = server.stderr.read().decode()
+                error = log_path.read_text(errors="replace")
                 if "not available" in error or "already in use" in error:
                     return None, url
                 raise RuntimeError(f"streamlit did not start: {error[-2000:]}") from None
             time.sleep(0.2)
 
 
+def server_log(url: str, tail: int = 3000) -> str:
+    """The end of what the server at ``url`` (started by running_app) has logged."""
+    port = urllib.parse.urlsplit(url).port
+    path = LOG_DIR / f"streamlit-{port}.log"
+    return path.read_text(errors="replace")[-tail:] if path.exists() else ""
+
+
 def open_app(page, url: str, timeout_ms: int = 60_000):
     """Open a page and wait until its script has run (the menu is drawn by the
     script, so it exists only after a run) and is idle again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.goto(url)
-    page.wait_for_selector(MENU_READY, timeout=timeout_ms)
+    try:
+        page.wait_for_selector(MENU_READY, timeout=timeout_ms)
+    except PlaywrightTimeout as error:
+        waiting = page.evaluate(_WAITING_FOR)
+        shown = page.evaluate("() => document.body.innerText.slice(0, 400)")
+        raise AssertionError(
+            f"no menu after {timeout_ms} ms: {waiting}\npage: {shown!r}\nserver: {server_log(url)}"
+        ) from error
     settle(page, timeout_ms=timeout_ms)
     return page
 

@@ -10,17 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
 import string
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
-from apprun import ROOT, free_port, open_app, settle
+from apprun import ROOT, open_app, running_app, settle
 
 from course_app.i18n import WORD_JOINER
 
@@ -62,26 +57,9 @@ def probe_app(texts: list[str], tmp_path: Path):
     """The probe app on a free port, showing ``texts``; yields its URL."""
     cases = tmp_path / "texts.json"
     cases.write_text(json.dumps(texts, ensure_ascii=False), encoding="utf-8")
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "tests" / "probes" / "markdown_probe.py")]
-    cmd += ["--server.headless", "true", "--server.address", "127.0.0.1", "--server.port", str(port)]
-    env = dict(os.environ, PROBE_TEXTS=str(cases), PYTHONPATH=str(ROOT))
-    server = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                    break
-            except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(server.stderr.read().decode()[-2000:]) from None
-                time.sleep(0.2)
+    env = {"PROBE_TEXTS": str(cases), "PYTHONPATH": str(ROOT)}
+    with running_app(script=ROOT / "tests" / "probes" / "markdown_probe.py", env=env) as url:
         yield url
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
 
 
 def seen(locator) -> str:
