@@ -61,6 +61,9 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # names in the path's boxes) has Vega's default colour, black, which the dark
 # theme's background would swallow: it takes the theme's text colour, as the
 # axes do (a heatmap's text on light cells is spelled #000000 and stays black).
+# A primary button's label is white in both themes (Streamlit's); on the dark
+# theme's light blue that is 2.3 : 1, so there it takes the dark background's
+# colour (about 8 : 1).
 # --course-style tells that this stylesheet is applied (the browser tests wait for it).
 NARROW_SCREEN_CSS = """<style>
 :root { --course-style: 1; }
@@ -88,6 +91,9 @@ NARROW_SCREEN_CSS = """<style>
 }
 @media (max-width: 640px) and (prefers-color-scheme: dark) {
   [data-testid="stColumn"]:has(.st-key-sticky_figure) { background-color: #12161c; }
+}
+@media (prefers-color-scheme: dark) {
+  .stApp button[kind^="primary"], .stApp button[kind^="primary"] p { color: #12161c; }
 }
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] span,
 [data-testid="stMain"] [data-testid="stPageLink-NavLink"] p {

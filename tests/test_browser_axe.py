@@ -1,6 +1,8 @@
 """An accessibility scan (axe-core, bundled by the axe-playwright-python
-package) of every page in both languages: no serious or critical violation
-that comes from the app's own content.
+package) of every page in both languages and both themes (a device set to
+light or to dark): no serious or critical violation that comes from the app's
+own content, with the page as it first opens and, in the dark theme (whose
+colours the app's own CSS and charts must follow), with every fold open too.
 
 What Streamlit itself draws and the app cannot change is listed in
 STREAMLIT_OWN with the reason; a violation there is ignored only on the
@@ -12,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from apprun import open_app, settle
+from apprun import open_all_folds, open_app, settle
 
 from course_app.i18n import LANGS
 
@@ -40,12 +42,8 @@ def streamlit_own(rule: str, target: str) -> bool:
     return any(rule == r and selector in target for (r, selector) in STREAMLIT_OWN)
 
 
-@pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize("name", list(page_paths()))
-def test_no_serious_accessibility_violation(page, app_url, name, lang):
-    open_app(page, f"{app_url}/{page_paths()[name]}?lang={lang}")
-    settle(page)
-    settle(page)
+def violations(page) -> list[str]:
+    """The serious and critical violations axe finds on the page, but Streamlit's own."""
     page.evaluate(axe_source())
     results = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     found = []
@@ -56,4 +54,23 @@ def test_no_serious_accessibility_violation(page, app_url, name, lang):
             target = " ".join(map(str, node["target"]))
             if not streamlit_own(violation["id"], target):
                 found.append(f"{violation['id']} ({violation['impact']}): {target} :: {node['html'][:160]}")
-    assert not found, "\n".join(found)
+    return found
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(page_paths()))
+def test_no_serious_accessibility_violation(browser, app_url, name, lang, theme):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/{page_paths()[name]}?lang={lang}")
+        settle(page)
+        found = violations(page)
+        if theme == "dark":
+            open_all_folds(page)
+            settle(page)
+            found += [f"(folds open) {v}" for v in violations(page)]
+        assert not found, "\n".join(found)
+    finally:
+        context.close()
