@@ -61,6 +61,12 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # names in the path's boxes) has Vega's default colour, black, which the dark
 # theme's background would swallow: it takes the theme's text colour, as the
 # axes do (a heatmap's text on light cells is spelled #000000 and stays black).
+# A keyboard's focus is seen everywhere: Streamlit draws a ring on buttons,
+# folds and inputs, but none on a page link (the menu, the lesson footer), a
+# quiz's option or the lesson's column (a stop of its own: arrow keys scroll
+# it), and a chart's toolbar stays transparent while its buttons have the
+# focus (it shows on hover only); these get a ring in the theme's text
+# colour, and the toolbar shows while it holds the focus.
 # A primary button's label is white in both themes (Streamlit's); on the dark
 # theme's light blue that is 2.3 : 1, so there it takes the dark background's
 # colour (about 8 : 1).
@@ -103,6 +109,13 @@ html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: no
 [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 .stApp a { text-underline-offset: 0.3em; }
 [data-testid="stVegaLiteChart"] .role-mark text[fill="black"] { fill: currentColor; }
+.stApp [data-testid="stPageLink-NavLink"]:focus-visible,
+.stApp [data-testid="stElementToolbar"] button:focus-visible,
+.stApp [data-testid="stRadio"] label:has(input:focus-visible) {
+  outline: 2px solid currentColor; outline-offset: 2px; border-radius: 0.25rem;
+}
+.stApp [data-testid="stElementToolbar"]:focus-within { opacity: 1; }
+.stApp [data-testid="stMain"]:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
 body [data-testid="stToastContainer"] { top: auto; bottom: 1rem; left: 0.75rem; right: auto; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p { font-size: 0; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p::after {
