@@ -1,0 +1,55 @@
+"""Layer 4: a learner takes a lesson's central chart away as a PNG, from the
+chart's own toolbar (Streamlit's "Download as PNG", reached by keyboard too):
+the file is a PNG image of the chart as drawn, at twice its size on screen.
+
+The mini GPT's central chart is drawn only once the model is trained, so it is
+left out here (its charts are Vega-Lite charts like the others).
+"""
+
+from __future__ import annotations
+
+import struct
+
+import pytest
+from apprun import open_app
+
+from course_app.course import BY_ID, url_path
+from course_app.views import MAIN_FIGURE
+
+pytestmark = pytest.mark.browser
+
+LESSONS = [lesson for lesson in BY_ID if lesson != "capstone" and BY_ID[lesson].page]
+FIGURES = f".st-key-{MAIN_FIGURE}, .st-key-sticky_figure"  # the attention explorer's is sticky
+CHART = f':is({FIGURES}) [data-testid="stVegaLiteChart"]'
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+SCALE = 2  # Vega's image export draws at twice the size on screen
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header (its IHDR chunk)."""
+    assert data[:8] == PNG_SIGNATURE, data[:8]
+    return struct.unpack(">II", data[16:24])
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_central_chart_downloads_as_a_png_of_its_size(browser, app_url, lesson):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang=ja")
+        chart = page.locator(CHART).first
+        chart.scroll_into_view_if_needed()
+        # The chart's own button (its label ends with the chart's alternative
+        # text), pressed from the keyboard: the toolbar shows while it has the focus.
+        name = f"Download as PNG: {chart.get_attribute('aria-label')}"
+        button = page.get_by_role("button", name=name, exact=True).first
+        with page.expect_download(timeout=30_000) as download:
+            button.press("Enter")
+        data = download.value.path().read_bytes()
+        box = chart.locator("canvas, svg.marks").first.bounding_box()
+        width, height = png_size(data)
+        assert abs(width - SCALE * box["width"]) <= 2 * SCALE, (width, box)
+        assert abs(height - SCALE * box["height"]) <= 2 * SCALE, (height, box)
+        assert download.value.suggested_filename.endswith(".png")
+    finally:
+        context.close()
