@@ -1,6 +1,8 @@
-"""Save a screenshot of every page in both languages, at a laptop and a phone size.
+"""Save a screenshot of every page in both languages, at a laptop and a phone
+size, in the light and the dark theme (a device set to each):
+<page>-<lang>-<size>[-dark].png.
 
-    python tests/tools/screenshots.py [OUT_DIR]     (default: screenshots/)
+    python tests/tools/screenshots.py [OUT_DIR] [--light-only]   (default: screenshots/)
 
 Look at every PNG: Japanese renders, nothing overflows, charts are readable.
 """
@@ -21,6 +23,7 @@ from course_app.course import PAGES, url_path
 from course_app.i18n import LANGS
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
+THEMES = {"light": "", "dark": "-dark"}  # colour scheme -> file name suffix
 
 
 def page_paths() -> dict[str, str]:
@@ -39,27 +42,32 @@ def every_page_unfolded(page, url: str, lang: str) -> Iterator[str]:
         yield name
 
 
-def main(out: Path) -> None:
+def main(out: Path, themes: dict[str, str] = THEMES) -> None:
     out.mkdir(parents=True, exist_ok=True)
     pages = page_paths()
     with running_app() as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        for size, (width, height) in SIZES.items():
-            for lang in LANGS:
-                context = browser.new_context(viewport={"width": width, "height": height})
-                page = context.new_page()
-                for name, path in pages.items():
-                    open_app(page, f"{url}/{path}?lang={lang}")
-                    settle(page)
-                    full = page.locator('[data-testid="stMain"]').evaluate("e => e.scrollHeight")
-                    page.set_viewport_size({"width": width, "height": max(height, full + 40)})
-                    settle(page)
-                    page.screenshot(path=out / f"{name}-{lang}-{size}.png")
-                    page.set_viewport_size({"width": width, "height": height})
-                    print(out / f"{name}-{lang}-{size}.png")
-                context.close()
+        for theme, suffix in themes.items():
+            for size, (width, height) in SIZES.items():
+                for lang in LANGS:
+                    viewport = {"width": width, "height": height}
+                    context = browser.new_context(viewport=viewport, color_scheme=theme)
+                    page = context.new_page()
+                    for name, path in pages.items():
+                        open_app(page, f"{url}/{path}?lang={lang}")
+                        settle(page)
+                        full = page.locator('[data-testid="stMain"]').evaluate("e => e.scrollHeight")
+                        page.set_viewport_size({"width": width, "height": max(height, full + 40)})
+                        settle(page)
+                        shot = out / f"{name}-{lang}-{size}{suffix}.png"
+                        page.screenshot(path=shot)
+                        page.set_viewport_size({"width": width, "height": height})
+                        print(shot)
+                    context.close()
         browser.close()
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "screenshots")
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    themes = {"light": ""} if "--light-only" in sys.argv else THEMES
+    main(Path(args[0]) if args else ROOT / "screenshots", themes)
