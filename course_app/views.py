@@ -14,7 +14,8 @@ from streamlit.delta_generator import DeltaGenerator
 from course_app import charts, ranking, tables, url_state
 from course_app.folds import fold
 from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
-from lesson_core.attention import AttentionResult
+from course_app.snippets import Plot, Snippet, code_fold, literal
+from lesson_core.attention import AttentionResult, causal_mask, scaled_dot_product_attention
 from lesson_core.rounding import fixed_array
 
 # The key of the container that holds a lesson's central figure, the chart its
@@ -343,3 +344,41 @@ def vector_editor(
     config[t("ui.col.token")] = st.column_config.TextColumn(disabled=True, width=EDITOR_TOKEN_PX)
     edited = st.data_editor(frame, key=key, hide_index=True, column_config=config, num_rows="fixed")
     return edited[names].to_numpy(dtype=float, na_value=np.nan)
+
+
+def attention_code(
+    name: str,
+    lesson_id: str | None,
+    tokens: Sequence[str],
+    queries: np.ndarray,
+    keys: np.ndarray,
+    values: np.ndarray,
+    allowed: np.ndarray | None,
+    temperature: float,
+    query: int,
+) -> None:
+    """The fold ``name`` with the code behind an explorer's bars: the one call
+    of scaled_dot_product_attention that computed them, on these vectors, this
+    mask and temperature, printing the row of ``query``; with ``lesson_id``,
+    the lesson's notebook beside it."""
+
+    def snippet() -> Snippet:
+        uses: list = [scaled_dot_product_attention]
+        lines = [f"q = {literal(queries)}", f"k = {literal(keys)}"]
+        lines.append("v = k" if np.array_equal(values, keys) else f"v = {literal(values)}")
+        if allowed is None:
+            mask = "None"
+        elif np.array_equal(allowed, causal_mask(len(allowed))):
+            uses.append(causal_mask)
+            mask = f"causal_mask({len(allowed)})"
+        else:
+            lines.append(f"allowed = {literal(allowed)}")
+            mask = "allowed"
+        call = f"q, k, v, mask={mask}, temperature={literal(temperature)}"
+        lines.append(f"result = scaled_dot_product_attention({call})")
+        row = f"result.weights[{query}]"
+        labels = literal(glossed_labels(tokens))
+        plot = Plot("bars", labels, [(t("ui.col.weight"), row)], t("ui.col.key_token"), t("ui.col.weight"))
+        return Snippet(uses=uses, lines=lines, shows=[row], plot=plot)
+
+    code_fold(name, snippet, lesson_id)

@@ -34,6 +34,7 @@ def test_requirements_txt_matches_pyproject():
         "sqlalchemy",
         "psycopg",
         "psycopg-binary",
+        "nbformat",
     }
 
 

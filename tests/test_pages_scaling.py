@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 
+from course_app.i18n import catalog
+
 PAGE = "pages/3_scaling.py"
 D_KS = [2**i for i in range(10)]
 
@@ -261,12 +263,15 @@ def test_temperature_help_says_it_divides_on_top_of_the_square_root():
 
 def test_deep_dives_are_folded_and_each_chart_sits_above_its_controls(lang):
     at = open_page(PAGE, lang, folds=True)
-    labels = [e.label for e in at.expander]
+    code = [e for e in at.expander if e.label == catalog(lang)["ui.code.label"]]
+    assert len(code) == 1  # the code behind the spread chart, just under it
+    folds = [e for e in at.expander if e.label != catalog(lang)["ui.code.label"]]
+    labels = [e.label for e in folds]
     assert len(labels) == 4  # the table, sections 2 and 3, the temperature's details, the takeaways
     # the reference table and the Jacobian are inside folds, off the main path
-    assert len(at.expander[0].get("dataframe")) == 1
+    assert len(folds[0].get("dataframe")) == 1
     assert labels[1].startswith("2.")
-    assert len(at.expander[1].get("vega_lite_chart")) == 2 and len(at.expander[1].get("latex")) == 1
+    assert len(folds[1].get("vega_lite_chart")) == 2 and len(folds[1].get("latex")) == 1
     order = flat(at.main)
     charts_at = [i for i, (kind, _) in enumerate(order) if kind == "vega_lite_chart"]
     slider_at = {key: i for i, (_, key) in enumerate(order) if key}

@@ -236,6 +236,9 @@ def sentence_demo() -> None:
     allowed = causal_mask(N) if masked else None
     res = attention(queries, KV, KV, mask=allowed, temperature=temperature)
     views.explorer(views.Explored(PRONOUN.tokens, KV, res, query, allowed), "at", side, fold_map=True)
+    views.attention_code(
+        "attention_code", LESSON, PRONOUN.tokens, queries, KV, KV, allowed, temperature, query
+    )
     if box := fold(t("attention.demo.table_header"), "attention_table", icon=":material/table:"):
         with box:
             views.weights_table(PRONOUN.tokens, res.weights, allowed)

@@ -14,6 +14,7 @@ from course_app import (
     page_start,
     pct,
     section_fold,
+    snippets,
     t,
     terms,
     try_this,
@@ -113,6 +114,7 @@ def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
     st.markdown(t("bigram.lab.prefix", prefix=parts.md_glossed(prefix), last=last))
     with st.container(key=MAIN_FIGURE):
         parts.compare_bars(comp)
+    snippets.code_fold("bigram_code", lambda: compare_code(sentences, prefix), LESSON)
     st.markdown(
         t(
             "bigram.lab.numbers",
@@ -127,6 +129,24 @@ def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
     agree = comp.tv < 1e-9
     (st.success if agree else st.info)(t("bigram.lab.agree" if agree else "bigram.lab.differ", n=len(prefix)))
     return prefix, agree
+
+
+def compare_code(sentences: Sequence[Sentence], prefix: Sentence) -> snippets.Snippet:
+    """The code behind the lab's bars: the course's corpus, the learner's own
+    sentences written in, and the one call that compares the two guesses."""
+    added = [tuple(s) for s in sentences[len(CORPUS) :]]
+    own = "".join(f"    {snippets.literal(sentence)},\n" for sentence in added)  # one sentence per line
+    lines = [f"sentences = [\n    *CORPUS,\n{own}]" if added else "sentences = CORPUS"]
+    lines.append(f"comp = compare_prefix(sentences, {snippets.literal(tuple(prefix))})")
+    shows = ["comp.bigram[comp.shown]", "comp.corpus[comp.shown]"]
+    data = [("lesson_core.examples", "CORPUS")]
+    series = [
+        (t("bigram.lab.series_bigram", last=prefix[-1]), shows[0]),
+        (t("bigram.lab.series_corpus", prefix=" ".join(prefix)), shows[1]),
+    ]
+    labels = "[comp.vocab[i] for i in comp.shown]"
+    plot = snippets.Plot("bars", labels, series, t("bigram.lab.x_title"), t("bigram.lab.y_title"))
+    return snippets.Snippet(uses=[compare_prefix], lines=lines, shows=shows, data=data, plot=plot)
 
 
 def uniform_section() -> None:

@@ -19,6 +19,7 @@ What this module guarantees:
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import threading
 import time
 from collections import OrderedDict
@@ -28,7 +29,7 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import MAIN_FIGURE, num, t
+from course_app import MAIN_FIGURE, num, snippets, t
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import Config, TrainResult, train
 from lessons.capstone import curve
@@ -167,4 +168,22 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
         st.caption(t("capstone.train.cached", seconds=num(result.seconds, 1)))
     curve.reference_caption()
     curve.training_status(result)
+    snippets.code_fold("capstone_code", lambda: train_code(config), "capstone")
     return result
+
+
+def train_code(config: Config) -> snippets.Snippet:
+    """The code behind the loss curve: the one training call, with the
+    learner's settings written in (those that differ from Config's defaults)."""
+    default = Config()
+    changed = [
+        f"{field.name}={snippets.literal(getattr(config, field.name))}"
+        for field in dataclasses.fields(Config)
+        if getattr(config, field.name) != getattr(default, field.name)
+    ]
+    lines = [f"result = train(CORPUS, Config({', '.join(changed)}))"]
+    data = [("lesson_core.examples", "CORPUS"), ("lesson_core.transformer", "Config")]
+    series = [(t("capstone.chart.loss"), "result.losses")]
+    x = "range(1, len(result.losses) + 1)"
+    plot = snippets.Plot("lines", x, series, t("capstone.chart.x"), t("capstone.chart.y"))
+    return snippets.Snippet(uses=[train], lines=lines, shows=["result.losses"], data=data, plot=plot)

@@ -148,6 +148,9 @@ def mask_demo() -> None:
         views.explorer_bars(view)
     st.markdown(parts.visibility_note(PRONOUN.tokens, query, allowed, future[query]))
     views.explorer_details(view, "cm", fold_map=True)
+    views.attention_code(
+        "causal_mask_code", LESSON, PRONOUN.tokens, PRONOUN.queries, KV, KV, allowed, temperature, query
+    )
     if box := fold(t("causal_mask.pronoun.gather_fold"), "causal_mask_gather"):
         with box:
             st.markdown(

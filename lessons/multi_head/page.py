@@ -12,6 +12,7 @@ from course_app import (
     pct,
     section_fold,
     section_start,
+    snippets,
     t,
     terms,
     try_this,
@@ -75,6 +76,24 @@ def hand_made_heads(offset: int) -> HandMadeHeads:
     )
 
 
+def heads_code(query: int, offset: int) -> snippets.Snippet:
+    """The code behind the two heads' bars: hand_made_heads, written out."""
+    literal = snippets.literal
+    lines = [
+        f"q = {literal(PRONOUN.queries)}",
+        f"k = {literal(PRONOUN.vectors)}",
+        f"back_q, back_k = offset_head({N}, {offset})",
+        f"heads = parallel_heads([q, back_q], [k, back_k], [k, k], mask=causal_mask({N}))",
+    ]
+    shows = [f"heads.weights[0, {query}]", f"heads.weights[1, {query}]"]
+    names = [parts.head_label(name, offset) for name in parts.HEAD_NAMES]
+    labels = literal([gloss(tok) for tok in TOKENS])
+    series = list(zip(names, shows, strict=True))
+    plot = snippets.Plot("bars", labels, series, t("ui.col.key_token"), t("ui.col.weight"))
+    uses = [offset_head, parallel_heads, causal_mask]
+    return snippets.Snippet(uses=uses, lines=lines, shows=shows, plot=plot)
+
+
 @st.fragment
 def heads_demo() -> None:
     """2. Two hand-made heads side by side: one query, its weights in each head.
@@ -88,6 +107,7 @@ def heads_demo() -> None:
     with predict_area:
         parts.look_back_prediction(TOKENS, heads.weights[1, IT], IT, offset)
     tops = parts.heads_section(TOKENS, heads, ALLOWED, query, offset, bars_area)
+    snippets.code_fold("multi_head_code", lambda: heads_code(query, offset), LESSON)
     terms("concatenation")
     clear = [top[0] if len(top) == 1 else None for top in tops]  # a tie is no "most"
     checks = {

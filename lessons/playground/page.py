@@ -109,3 +109,6 @@ def explore(tokens: tuple[str, ...], vectors: np.ndarray) -> None:
     allowed = causal_mask(len(tokens)) if masked else None
     result = attention(vectors, vectors, vectors, mask=allowed, temperature=temperature)
     views.explorer(views.Explored(tokens, vectors, result, query, allowed), "pg", side)
+    views.attention_code(
+        "playground_code", None, tokens, vectors, vectors, vectors, allowed, temperature, query
+    )

@@ -14,6 +14,7 @@ from course_app import (
     page_start,
     section_fold,
     section_start,
+    snippets,
     t,
     try_this,
 )
@@ -150,6 +151,7 @@ def explorer() -> None:
         return
     with waves_area:
         parts.waves_chart(view)
+    snippets.code_fold("positional_code", lambda: encoding_code(n, d), LESSON)
     parts.hands_text(view)
     parts.maps_section(view)
     checks = {
@@ -165,6 +167,18 @@ def explorer() -> None:
         target=num(ALIKE),
         current=num(view.neighbour_cosine, 3),
     )
+
+
+def encoding_code(n: int, d: int) -> snippets.Snippet:
+    """The code behind the waves: the encoding, and its first dimensions over position."""
+    shows = [f"pe[:, {i}]" for i in range(min(parts.WAVE_DIMS, d))]
+    lines = [f"pe = sinusoidal_encoding({n}, {d})"]
+    names = [
+        t("positional.explore.series", i=i, fn="sin" if i % 2 == 0 else "cos") for i in range(len(shows))
+    ]
+    x, y = t("positional.col.position"), t("positional.col.value")
+    plot = snippets.Plot("lines", f"range({n})", list(zip(names, shows, strict=True)), x, y)
+    return snippets.Snippet(uses=[sinusoidal_encoding], lines=lines, shows=shows, plot=plot)
 
 
 def found_collision(d: int, closest: float) -> bool:

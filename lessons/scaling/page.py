@@ -14,6 +14,7 @@ from course_app import (
     pct,
     section_fold,
     section_start,
+    snippets,
     t,
     t_list,
     terms,
@@ -23,7 +24,13 @@ from course_app import (
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import GPT2_SMALL_D_MODEL, GPT2_SMALL_HEADS, PRONOUN, PRONOUN_QUERY
-from lesson_core.scaling import entropy, random_scores, softmax_at_spreads, unscaled_temperature
+from lesson_core.scaling import (
+    dot_product_spread,
+    entropy,
+    random_scores,
+    softmax_at_spreads,
+    unscaled_temperature,
+)
 from lessons.scaling import parts
 
 # RAW_TOP_TARGET sits in the gap between d_k = 16 and 32 for every seed of the slider (0-99: the
@@ -65,6 +72,7 @@ def growth_demo() -> None:
     with chart:
         parts.spread_chart(sweep, d_k)
     parts.spread_result(sweep, tops, d_k)
+    snippets.code_fold("scaling_code", lambda: spread_code(dk_seed), LESSON)
     if box := fold(t("scaling.growth.table_label"), "scaling_growth_table"):
         with box:
             parts.spread_table(sweep)
@@ -75,6 +83,22 @@ def growth_demo() -> None:
         target=pct(RAW_TOP_TARGET, 0),
         n_keys=parts.N_KEYS,
     )
+
+
+def spread_code(seed: int) -> snippets.Snippet:
+    """The code behind the spread chart: parts.dk_sweep, written out."""
+    d_ks = snippets.literal(list(parts.D_KS))
+    call = f"np.array({d_ks}), {parts.N_SAMPLES}, np.random.default_rng({seed})"
+    lines = [f"sweep = dot_product_spread({call})"]
+    shows = ["sweep.std_raw", "sweep.std_scaled"]
+    series = [
+        (t("scaling.growth.series_expected"), "sweep.expected"),
+        (t("scaling.growth.series_raw"), shows[0]),
+        (t("scaling.growth.series_scaled"), shows[1]),
+    ]
+    x, y = t("scaling.growth.x_title"), t("scaling.growth.y_title")
+    plot = snippets.Plot("lines", "sweep.d_k", series, x, y, log=True)
+    return snippets.Snippet(uses=[dot_product_spread], lines=lines, shows=shows, plot=plot)
 
 
 @st.fragment

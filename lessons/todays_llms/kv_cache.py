@@ -6,7 +6,19 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from course_app import MAIN_FIGURE, bound, charts, fold, gloss, md_escape, shown_choice, t, t_count, views
+from course_app import (
+    MAIN_FIGURE,
+    bound,
+    charts,
+    fold,
+    gloss,
+    md_escape,
+    shown_choice,
+    snippets,
+    t,
+    t_count,
+    views,
+)
 from lesson_core import causal_mask
 from lesson_core.examples import CORPUS
 from lesson_core.kv_cache import (
@@ -103,6 +115,8 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
             list(tokens), weights, causal_mask(step), t_count("todays_llms.cache.alt", step, n=step)
         )
     st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
+    prompt = gen.tokens[: gen.prompt_length]
+    snippets.code_fold("todays_llms_code", lambda: cache_code(prompt, step), "todays_llms")
     ops = operation_counts(step, model.config.d_model, model.config.n_blocks)
     this_step = t_count(
         "todays_llms.cache.this_step",
@@ -117,6 +131,19 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
     diff = float(np.abs(full[-1] - gen.run.logits[step - 1]).max())
     st.markdown(f"{this_step}\n\n{t('todays_llms.cache.same', diff=f'{diff:.1e}')}")  # one element
     return ops.total_without, ops.total_with
+
+
+def cache_code(prompt: tuple[str, ...], step: int) -> snippets.Snippet:
+    """The code behind the map: the mini GPT trained as this page trains it,
+    its generation from the prompt with a KV cache, and the step's weights."""
+    lines = [
+        "model = train(CORPUS, Config())",
+        f"gen = generate_cached(model.params, model.config, model.vocab, {snippets.literal(tuple(prompt))})",
+    ]
+    shows = [f"gen.run.weights[:{step}, 0, 0, :{step}]"]
+    data = [("lesson_core.examples", "CORPUS"), ("lesson_core.transformer", "Config")]
+    plot = snippets.Plot("heatmap", shows[0], x_title=t("ui.col.key_token"), y_title=t("ui.col.query"))
+    return snippets.Snippet(uses=[train, generate_cached], lines=lines, shows=shows, data=data, plot=plot)
 
 
 def ops_chart(gen: Generation) -> None:
