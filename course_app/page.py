@@ -70,6 +70,11 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # A primary button's label is white in both themes (Streamlit's); on the dark
 # theme's light blue that is 2.3 : 1, so there it takes the dark background's
 # colour (about 8 : 1).
+# Printed (a browser's Print, or Save as PDF), a lesson is laid out on A4: its
+# text, formulas, charts and tables and its open folds, without the menu, the
+# top bar, any control (a slider, a choice, a button, a link) or a closed
+# fold's label; a sticky figure stays in its place, and a chart, a formula or
+# a table is not cut between two sheets.
 # --course-style tells that this stylesheet is applied (the browser tests wait for it).
 NARROW_SCREEN_CSS = """<style>
 :root { --course-style: 1; }
@@ -117,6 +122,20 @@ html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: no
 .stApp [data-testid="stElementToolbar"]:focus-within { opacity: 1; }
 .stApp [data-testid="stMain"]:focus-visible { outline: 2px solid currentColor; outline-offset: -2px; }
 body [data-testid="stToastContainer"] { top: auto; bottom: 1rem; left: 0.75rem; right: auto; }
+@page { size: A4; margin: 14mm 12mm; }
+@media print {
+  [data-testid="stSidebar"], [data-testid="stHeader"], [data-testid="stToastContainer"],
+  [data-testid="stElementToolbar"], [data-testid="stSidebarCollapsedControl"],
+  .stApp :is([data-testid="stSlider"], [data-testid="stSelectbox"], [data-testid="stRadio"],
+    [data-testid="stCheckbox"], [data-testid="stNumberInput"], [data-testid="stTextInput"],
+    [data-testid="stButton"], [data-testid="stFormSubmitButton"], [data-testid="stDownloadButton"],
+    [data-testid="stFileUploader"], [data-testid="stForm"], [data-testid="stPageLink"],
+    [data-testid="stPopover"], [data-testid="stFeedback"], [data-testid="stMultiSelect"]),
+  [data-testid="stExpander"]:has(details:not([open])) { display: none !important; }
+  [data-testid="stColumn"]:has(.st-key-sticky_figure) { position: static !important; box-shadow: none; }
+  .stApp :is([data-testid="stVegaLiteChart"], .katex-display, [data-testid="stDataFrame"],
+    [data-testid="stCode"]) { break-inside: avoid; }
+}
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p { font-size: 0; }
 html[style*="--upload-label"]:lang(ja) [data-testid="stFileUploaderDropzone"] button p::after {
   content: var(--upload-label); font-size: 0.875rem;
