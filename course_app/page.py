@@ -60,7 +60,9 @@ TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its l
 # Text a chart writes on the page's own background (a value over its bar, the
 # names in the path's boxes) has Vega's default colour, black, which the dark
 # theme's background would swallow: it takes the theme's text colour, as the
-# axes do (a heatmap's text on light cells is spelled #000000 and stays black).
+# axes do (a heatmap's text on light cells is spelled #000000 and stays black);
+# so does a title's second line (a map's note), which Streamlit's chart theme
+# leaves black too.
 # A keyboard's focus is seen everywhere: Streamlit draws a ring on buttons,
 # folds and inputs, but none on a page link (the menu, the lesson footer), a
 # quiz's option or the lesson's column (a stop of its own: arrow keys scroll
@@ -114,6 +116,7 @@ html:lang(ja) [data-testid="InputInstructions"] > span:first-child { display: no
 [data-testid="stFileUploaderDropzoneInstructions"] { display: none; }
 .stApp a { text-underline-offset: 0.3em; }
 [data-testid="stVegaLiteChart"] .role-mark text[fill="black"] { fill: currentColor; }
+[data-testid="stVegaLiteChart"] .role-title-subtitle text { fill: currentColor; }
 .stApp [data-testid="stPageLink-NavLink"]:focus-visible,
 .stApp [data-testid="stElementToolbar"] button:focus-visible,
 .stApp [data-testid="stRadio"] label:has(input:focus-visible) {

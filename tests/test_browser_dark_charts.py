@@ -1,6 +1,6 @@
 """Layer 4: in the dark theme (a device set to dark, 1280 × 800) every text a
 chart writes on the page's own background (a value over its bar, the names in
-the path's boxes, a note beside an arrow) is readable: at least 4.5 : 1
+the path's boxes, a note beside an arrow, a map's note above it, the axes) is readable: at least 4.5 : 1
 against the page's background, as Chromium computes its colour. Text on a
 heatmap's cell is measured by the cell tests instead (tests/test_charts.py:
 white on dark cells, black on light ones), and is left out here.
@@ -21,9 +21,9 @@ pytestmark = pytest.mark.browser
 
 MIN_CONTRAST = 4.5
 
-# Every shown text mark of every chart but a heatmap cell's (written in one of
-# the two cell inks, course_app/charts/heatmaps.py), with its contrast against
-# the app's background.
+# Every shown text of every chart (marks, titles and their second lines, axes,
+# legends) but a heatmap cell's number (written in one of the two cell inks,
+# course_app/charts/heatmaps.py), with its contrast against the app's background.
 DIM_TEXT = r"""(least) => {
   const CELL_INK = ['#000000', 'white'];
   const rgb = s => (s.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
@@ -39,7 +39,7 @@ DIM_TEXT = r"""(least) => {
   const dim = [];
   let seen = 0;
   for (const chart of document.querySelectorAll('[data-testid="stVegaLiteChart"]')) {
-    for (const text of chart.querySelectorAll('.role-mark text')) {
+    for (const text of chart.querySelectorAll('svg.marks text')) {
       const box = text.getBoundingClientRect();
       if (!text.textContent.trim() || text.getAttribute('opacity') === '0' || box.width === 0) continue;
       if (CELL_INK.includes(text.getAttribute('fill'))) continue;  // a heatmap cell's number
