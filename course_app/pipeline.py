@@ -85,8 +85,11 @@ def path_line(current: str | None, href: Href) -> str:
     (``href`` of the lesson's page), the parts of lesson ``current`` in bold."""
 
     def link(part: Part) -> str:
-        text = f"[{t(f'pipeline.part.{part.id}')}]({href(course.BY_ID[part.lesson].page)})"
-        return f"**{text}**" if part.lesson == current else text
+        # Bold inside the link's brackets: "**[…](…)**つき" is no bold in
+        # CommonMark (a closing ** between ")" and a letter closes nothing).
+        name = t(f"pipeline.part.{part.id}")
+        shown = f"**{name}**" if part.lesson == current else name
+        return f"[{shown}]({href(course.BY_ID[part.lesson].page)})"
 
     return t("pipeline.line", **{part.id: link(part) for part in PARTS})
 
