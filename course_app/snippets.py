@@ -167,7 +167,8 @@ def code_fold(name: str, snippet: Callable[[], Snippet], lesson_id: str | None =
     with box:
         made = snippet()
         st.markdown(t("ui.code.body"))
-        st.code(made.text(), language="python")
+        # Lines wrap: a block that scrolls sideways cannot be scrolled from the keyboard.
+        st.code(made.text(), language="python", wrap_lines=True)
         if lesson_id is not None and made.plot is not None:
             from course_app import notebooks
 
@@ -184,4 +185,4 @@ def code_fold(name: str, snippet: Callable[[], Snippet], lesson_id: str | None =
             )
         for function in made.uses:
             st.markdown(t("ui.code.source", name=function.__name__, module=function.__module__))
-            st.code(source(function), language="python", line_numbers=True)
+            st.code(source(function), language="python", line_numbers=True, wrap_lines=True)

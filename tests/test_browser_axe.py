@@ -1,8 +1,7 @@
 """An accessibility scan (axe-core, bundled by the axe-playwright-python
 package) of every page in both languages and both themes (a device set to
 light or to dark): no serious or critical violation that comes from the app's
-own content, with the page as it first opens and, in the dark theme (whose
-colours the app's own CSS and charts must follow), with every fold open too.
+own content, with the page as it first opens and with every fold open.
 
 What Streamlit itself draws and the app cannot change is listed in
 STREAMLIT_OWN with the reason; a violation there is ignored only on the
@@ -67,10 +66,9 @@ def test_no_serious_accessibility_violation(browser, app_url, name, lang, theme)
         open_app(page, f"{app_url}/{page_paths()[name]}?lang={lang}")
         settle(page)
         found = violations(page)
-        if theme == "dark":
-            open_all_folds(page)
-            settle(page)
-            found += [f"(folds open) {v}" for v in violations(page)]
+        open_all_folds(page)
+        settle(page)
+        found += [f"(folds open) {v}" for v in violations(page)]
         assert not found, "\n".join(found)
     finally:
         context.close()
