@@ -12,7 +12,7 @@ from urllib.parse import unquote_plus, urlencode
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import browser, course, pipeline, progress
+from course_app import browser, charts, course, pipeline, progress
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
@@ -177,6 +177,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     language_switch(st.sidebar, sidebar_switch, lang)
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
+    charts.start_exports(title)
     st.html(NARROW_SCREEN_CSS)  # style only: Streamlit puts it in no visible place
     language_switch(st, top_switch, lang, label_visibility="collapsed")  # shown on a phone only (the CSS)
     if st.query_params.get("lang", lang) != lang:

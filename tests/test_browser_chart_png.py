@@ -1,6 +1,9 @@
 """Layer 4: a learner takes a lesson's central chart away as a PNG, from the
 chart's own toolbar (Streamlit's "Download as PNG", reached by keyboard too):
-the file is a PNG image of the chart as drawn, at twice its size on screen.
+the file is a PNG image of the chart as drawn, at twice its size on screen;
+and from the button under it ("Save the chart as PNG", drawn on the server by
+vl-convert): a PNG of the chart at the export's width and the chart's height,
+named after the lesson and the chart.
 
 The mini GPT's central chart is drawn only once the model is trained, so it is
 left out here (its charts are Vega-Lite charts like the others).
@@ -8,12 +11,15 @@ left out here (its charts are Vega-Lite charts like the others).
 
 from __future__ import annotations
 
+import re
 import struct
 
 import pytest
 from apprun import open_app
 
+from course_app.charts import export
 from course_app.course import BY_ID, url_path
+from course_app.i18n import LANGS, catalog
 from course_app.views import MAIN_FIGURE
 
 pytestmark = pytest.mark.browser
@@ -51,5 +57,41 @@ def test_the_central_chart_downloads_as_a_png_of_its_size(browser, app_url, less
         assert abs(width - SCALE * box["width"]) <= 2 * SCALE, (width, box)
         assert abs(height - SCALE * box["height"]) <= 2 * SCALE, (height, box)
         assert download.value.suggested_filename.endswith(".png")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_save_button_gives_a_png_of_the_chart_named_after_it(browser, app_url, lesson, lang):
+    text = catalog(lang)
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang={lang}")
+        chart = page.locator(CHART).first
+        chart.scroll_into_view_if_needed()
+        alt_text = chart.get_attribute("aria-label")
+        # The button right under the chart: the next element of its column.
+        button = chart.locator(
+            "xpath=ancestor::div[@data-testid='stElementContainer'][1]/following-sibling::div[1]//button"
+        ).first
+        assert button.inner_text().strip().endswith(text["ui.chart.save"])
+        with page.expect_download(timeout=60_000) as download:
+            button.press("Enter")  # by keyboard, as a learner without a mouse would
+        data = download.value.path().read_bytes()
+        width, height = png_size(data)
+        on_screen = chart.locator("canvas, svg.marks").first.bounding_box()
+        assert width == export.SCALE * export.WIDTH, width
+        # The chart's own height (plot, axes, legend), as on screen, or less:
+        # the export is wider than the column, so labels that slant or wrap
+        # there may lie flat on one line (up to a quarter of the height on the
+        # phone-friendly charts); never taller, but for the face's few pixels.
+        drawn = on_screen["height"]
+        assert 0.75 * drawn <= height / export.SCALE <= 1.05 * drawn, (height, on_screen)
+        name = download.value.suggested_filename
+        assert name == export.file_name(text[f"{lesson}.title"], alt_text), name
+        first_word = re.match(r"\w+", text[f"{lesson}.title"]).group()
+        assert name.startswith(first_word) and name.endswith(".png"), name
     finally:
         context.close()

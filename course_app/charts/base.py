@@ -4,6 +4,7 @@ small Altair pieces the spec builders of this package are made of."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -11,6 +12,9 @@ import altair as alt
 import numpy as np
 import pyarrow as pa
 import streamlit as st
+
+from course_app.charts import export
+from course_app.i18n import t
 
 # Colour-blind-safe: a single-hue sequential scale for weights, a diverging
 # one for signed values, and a neutral grey for cells the mask blocks.
@@ -54,9 +58,41 @@ def _column(values: Sequence[Any] | np.ndarray) -> pa.Array:
     return pa.array(array)
 
 
-def show(data: pa.Table, spec: dict[str, Any], alt_text: str, **kwargs: Any) -> Any:
-    """Draw a cached spec with this rerun's data, full width, with alt text."""
-    return st.vega_lite_chart(data, spec, width="stretch", alt=alt_text, **kwargs)
+# Session key: the page's title and how many charts this run has drawn (each
+# chart's PNG download needs a key of its own; see ``show``).
+EXPORTS = "chart_exports"
+
+
+def start_exports(lesson: str) -> None:
+    """Name this run's charts' PNG files after ``lesson`` (the page's title)
+    and count its charts from zero. ``setup_page`` calls it on every run."""
+    st.session_state[EXPORTS] = {"lesson": lesson, "drawn": 0}
+
+
+def show(data: pa.Table, spec: dict[str, Any], alt_text: str, width: str = "stretch", **kwargs: Any) -> Any:
+    """Draw a cached spec with this rerun's data, full width (or ``width``),
+    with alt text, and under it the chart's PNG download (``save_button``)."""
+    drawn = st.vega_lite_chart(data, spec, width=width, alt=alt_text, **kwargs)
+    save_button(data, spec, alt_text)
+    return drawn
+
+
+def save_button(data: pa.Table, spec: dict[str, Any], alt_text: str) -> None:
+    """A download of the chart as a PNG image, rendered only when it is
+    pressed (``export.png``), named after the page and the chart's alt text."""
+    exports = st.session_state.setdefault(EXPORTS, {"lesson": "", "drawn": 0})
+    exports["drawn"] += 1  # a key per chart: two charts may share an alt text
+    st.download_button(
+        t("ui.chart.save"),
+        data=functools.partial(export.png, data, spec),
+        file_name=export.file_name(exports["lesson"], alt_text),
+        mime="image/png",
+        icon=":material/image:",
+        type="tertiary",
+        on_click="ignore",
+        key=f"chart_png_{exports['drawn']}",
+        help=t("ui.chart.save_help"),
+    )
 
 
 def freeze(chart: alt.TopLevelMixin) -> dict[str, Any]:
