@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -267,12 +268,14 @@ def weights_map(
     alt_text: str,
     pick_into: str | None = None,
     chosen: int | None = None,
+    save: Literal["above", "below"] = "above",
 ) -> None:
     """The full weight matrix, rows = queries, columns = keys (both glossed in
     English; the column labels are then tilted so that they fit), the value in
     every cell and the cells the mask blocks in grey. With ``pick_into`` (a
     widget key), a click on a cell selects its row there; the row ``chosen``
-    (the current query) is outlined."""
+    (the current query) is outlined. ``save``: where its PNG download goes
+    (``charts.show``)."""
     labels = glossed_labels(tokens)
     legend = t("ui.masked_legend") if allowed is not None else t("ui.no_mask_legend")
     height = max(160, 32 * len(labels))  # the cells' (labels and legend come on top)
@@ -296,11 +299,17 @@ def weights_map(
     )
     frame = charts.weights_frame(labels, labels, weights, allowed, chosen_row=chosen)
     if pick_into is None:
-        charts.show(frame, spec, alt_text)
+        charts.show(frame, spec, alt_text, save=save)
         return
     key = f"{pick_into}_map"
     charts.show(
-        frame, spec, alt_text, key=key, on_select=charts.row_picker(key, pick_into), selection_mode="pick"
+        frame,
+        spec,
+        alt_text,
+        save=save,
+        key=key,
+        on_select=charts.row_picker(key, pick_into),
+        selection_mode="pick",
     )
 
 

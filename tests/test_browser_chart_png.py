@@ -1,8 +1,8 @@
 """Layer 4: a learner takes a lesson's central chart away as a PNG, from the
 chart's own toolbar (Streamlit's "Download as PNG", reached by keyboard too):
 the file is a PNG image of the chart as drawn, at twice its size on screen;
-and from the button under it ("Save the chart as PNG", drawn on the server by
-vl-convert): a PNG of the chart at the export's width and the chart's height,
+and from the "Save the chart as PNG" button beside it (drawn on the server
+by vl-convert; above the chart, or under it when its controls are above): a PNG of the chart at the export's width and the chart's height,
 named after the lesson and the chart.
 
 The mini GPT's central chart is drawn only once the model is trained, so it is
@@ -72,10 +72,11 @@ def test_the_save_button_gives_a_png_of_the_chart_named_after_it(browser, app_ur
         chart = page.locator(CHART).first
         chart.scroll_into_view_if_needed()
         alt_text = chart.get_attribute("aria-label")
-        # The button right under the chart: the next element of its column.
-        button = chart.locator(
-            "xpath=ancestor::div[@data-testid='stElementContainer'][1]/following-sibling::div[1]//button"
-        ).first
+        # The chart's own button: the element right above it in its column, or
+        # right under it for a chart whose controls are above it.
+        around = "xpath=ancestor::div[@data-testid='stElementContainer'][1]/{}-sibling::div[1]//button"
+        buttons = [chart.locator(around.format(side)) for side in ("preceding", "following")]
+        button = next(b.first for b in buttons if b.count() and text["ui.chart.save"] in b.first.inner_text())
         assert button.inner_text().strip().endswith(text["ui.chart.save"])
         with page.expect_download(timeout=60_000) as download:
             button.press("Enter")  # by keyboard, as a learner without a mouse would

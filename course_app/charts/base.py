@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import altair as alt
 import numpy as np
@@ -69,11 +69,25 @@ def start_exports(lesson: str) -> None:
     st.session_state[EXPORTS] = {"lesson": lesson, "drawn": 0}
 
 
-def show(data: pa.Table, spec: dict[str, Any], alt_text: str, width: str = "stretch", **kwargs: Any) -> Any:
+def show(
+    data: pa.Table,
+    spec: dict[str, Any],
+    alt_text: str,
+    width: str = "stretch",
+    save: Literal["above", "below"] | None = "above",
+    **kwargs: Any,
+) -> Any:
     """Draw a cached spec with this rerun's data, full width (or ``width``),
-    with alt text, and under it the chart's PNG download (``save_button``)."""
+    with alt text, and the chart's PNG download (``save_button``) on the side
+    of the chart away from the controls that change it, so that nothing comes
+    between the two: above a chart whose controls are under it (the usual
+    layout), ``save="below"`` for one whose controls come first, ``None`` for a
+    chart redrawn while it changes (a live training curve)."""
+    if save == "above":
+        save_button(data, spec, alt_text)
     drawn = st.vega_lite_chart(data, spec, width=width, alt=alt_text, **kwargs)
-    save_button(data, spec, alt_text)
+    if save == "below":
+        save_button(data, spec, alt_text)
     return drawn
 
 
@@ -82,7 +96,7 @@ def save_button(data: pa.Table, spec: dict[str, Any], alt_text: str) -> None:
     pressed (``export.png``), named after the page and the chart's alt text."""
     exports = st.session_state.setdefault(EXPORTS, {"lesson": "", "drawn": 0})
     exports["drawn"] += 1  # a key per chart: two charts may share an alt text
-    st.download_button(
+    st.container(horizontal=True, horizontal_alignment="right").download_button(
         t("ui.chart.save"),
         data=functools.partial(export.png, data, spec),
         file_name=export.file_name(exports["lesson"], alt_text),

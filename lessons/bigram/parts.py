@@ -155,9 +155,9 @@ def count_map(sentences: Sequence[Sentence]) -> None:
     labels = [gloss(x) for x in tokens]
     frame = charts.heatmap_frame(labels, labels, shares, counts.astype(str))
     alt = t("bigram.counts.alt", n=len(model.vocab))
+    charts.save_button(frame, spec, alt)  # outside the scroller: always in view
     with st.container(height=spec["height"] + charts.SCROLLING_MAP_ROOM, border=False):  # sideways on a phone
         st.vega_lite_chart(frame, spec, width="content", alt=alt)
-    charts.save_button(frame, spec, alt)
 
 
 def top_text(vocab: Sequence[str], p: np.ndarray, k: int = 4, in_table: bool = False) -> str:

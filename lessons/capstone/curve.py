@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import numpy as np
 import streamlit as st
 
@@ -21,8 +23,10 @@ from lessons.capstone.controls import DEFAULT, lr_text
 FEW_POINTS = 40  # loss curves shorter than this get a dot per step
 
 
-def loss_chart(losses: np.ndarray, steps: int) -> None:
-    """The loss at every step so far, and the target as a flat second line."""
+def loss_chart(losses: np.ndarray, steps: int, save: Literal["below"] | None = "below") -> None:
+    """The loss at every step so far, and the target as a flat second line;
+    its PNG download under it (the Train button is above it), or none
+    (``save=None``) while it is redrawn during a training run."""
     x = np.arange(1, len(losses) + 1)
     frame = charts.line_frame(
         x,
@@ -38,9 +42,8 @@ def loss_chart(losses: np.ndarray, steps: int) -> None:
         points=len(losses) < FEW_POINTS,  # a run that diverged after a step or two still shows
         x_domain=(0, steps),
     )
-    charts.show(
-        frame, spec, t_count("capstone.chart.alt", len(losses), steps=len(losses), target=num(LOSS_TARGET))
-    )
+    alt_text = t_count("capstone.chart.alt", len(losses), steps=len(losses), target=num(LOSS_TARGET))
+    charts.show(frame, spec, alt_text, save=save)
 
 
 def reference_caption() -> None:

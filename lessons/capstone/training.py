@@ -124,7 +124,7 @@ def _train_live(config: Config) -> TrainResult:
     bar = st.progress(0.0, text=t("capstone.train.starting"))
     chart = st.container(key=MAIN_FIGURE).empty()
     with chart:
-        curve.loss_chart(np.zeros(0), config.steps)
+        curve.loss_chart(np.zeros(0), config.steps, save=None)
     losses: list[float] = []
     last = [time.perf_counter()]
 
@@ -138,12 +138,12 @@ def _train_live(config: Config) -> TrainResult:
             text = t("capstone.train.progress", step=step, steps=config.steps, loss=num(loss, 3))
             bar.progress(step / config.steps, text=text)
             with chart:
-                curve.loss_chart(np.array(losses), config.steps)
+                curve.loss_chart(np.array(losses), config.steps, save=None)
 
     with training_slot(bar):
         result = train(CORPUS, config, show)
     bar.empty()
-    with chart:
+    with chart.container():  # the placeholder holds one element: the chart and its PNG download
         curve.loss_chart(result.losses, config.steps)
     return result
 

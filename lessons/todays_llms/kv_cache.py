@@ -111,9 +111,9 @@ def step_section(gen: Generation, step: int) -> tuple[int, int]:
     )
     weights = gen.run.weights[:step, 0, 0, :step]
     with st.container(key=MAIN_FIGURE):
-        views.weights_map(
-            list(tokens), weights, causal_mask(step), t_count("todays_llms.cache.alt", step, n=step)
-        )
+        alt_text = t_count("todays_llms.cache.alt", step, n=step)
+        # its controls are above it: its PNG download goes under it
+        views.weights_map(list(tokens), weights, causal_mask(step), alt_text, save="below")
     st.caption(t("todays_llms.cache.map_caption", token=md_escape(gloss(tokens[-1]))))
     prompt = gen.tokens[: gen.prompt_length]
     snippets.code_fold("todays_llms_code", lambda: cache_code(prompt, step), "todays_llms")
