@@ -2,8 +2,9 @@
 chart's own toolbar (Streamlit's "Download as PNG", reached by keyboard too):
 the file is a PNG image of the chart as drawn, at twice its size on screen;
 and from the "Save the chart as PNG" button beside it (drawn on the server
-by vl-convert; above the chart, or under it when its controls are above): a PNG of the chart at the export's width and the chart's height,
-named after the lesson and the chart.
+by vl-convert; above the chart, or under it when its controls are above): a
+PNG of the chart at the export's width and the chart's height, named after
+the lesson and the chart.
 
 The mini GPT's central chart is drawn only once the model is trained, so it is
 left out here (its charts are Vega-Lite charts like the others).
