@@ -12,6 +12,7 @@ left out here (its charts are Vega-Lite charts like the others).
 
 from __future__ import annotations
 
+import contextlib
 import re
 import struct
 
@@ -38,14 +39,24 @@ def png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
-@pytest.mark.parametrize("lesson", LESSONS)
-def test_the_central_chart_downloads_as_a_png_of_its_size(browser, app_url, lesson):
+@contextlib.contextmanager
+def lesson_chart(browser, app_url: str, lesson: str, lang: str):
+    """A laptop-sized page open at ``lesson`` in ``lang``, downloads allowed,
+    and its first chart scrolled into view: yields (page, chart)."""
     context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
     page = context.new_page()
     try:
-        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang=ja")
+        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang={lang}")
         chart = page.locator(CHART).first
         chart.scroll_into_view_if_needed()
+        yield page, chart
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("lesson", LESSONS)
+def test_the_central_chart_downloads_as_a_png_of_its_size(browser, app_url, lesson):
+    with lesson_chart(browser, app_url, lesson, "ja") as (page, chart):
         # The chart's own button (its label ends with the chart's alternative
         # text), pressed from the keyboard: the toolbar shows while it has the focus.
         name = f"Download as PNG: {chart.get_attribute('aria-label')}"
@@ -58,20 +69,13 @@ def test_the_central_chart_downloads_as_a_png_of_its_size(browser, app_url, less
         assert abs(width - SCALE * box["width"]) <= 2 * SCALE, (width, box)
         assert abs(height - SCALE * box["height"]) <= 2 * SCALE, (height, box)
         assert download.value.suggested_filename.endswith(".png")
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_the_save_button_gives_a_png_of_the_chart_named_after_it(browser, app_url, lesson, lang):
     text = catalog(lang)
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    try:
-        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang={lang}")
-        chart = page.locator(CHART).first
-        chart.scroll_into_view_if_needed()
+    with lesson_chart(browser, app_url, lesson, lang) as (page, chart):
         alt_text = chart.get_attribute("aria-label")
         # The chart's own button: the element right above it in its column, or
         # right under it for a chart whose controls are above it.
@@ -95,5 +99,3 @@ def test_the_save_button_gives_a_png_of_the_chart_named_after_it(browser, app_ur
         assert name == export.file_name(text[f"{lesson}.title"], alt_text), name
         first_word = re.match(r"\w+", text[f"{lesson}.title"]).group()
         assert name.startswith(first_word) and name.endswith(".png"), name
-    finally:
-        context.close()
