@@ -106,8 +106,8 @@ CASES = {
     "multi_head-moved": ("pages/6_multi_head.py", "multi_head_code", moved_multi_head),
     "positional-default": ("pages/5_positional.py", "positional_code", unchanged),
     "positional-moved": ("pages/5_positional.py", "positional_code", moved_positional),
-    "todays_llms-default": ("pages/10_todays_llms.py", "todays_llms_code", unchanged),
-    "todays_llms-moved": ("pages/10_todays_llms.py", "todays_llms_code", moved_todays_llms),
+    "todays_llms-default": ("pages/8_todays_llms.py", "todays_llms_code", unchanged),
+    "todays_llms-moved": ("pages/8_todays_llms.py", "todays_llms_code", moved_todays_llms),
     "capstone-default": ("pages/7_capstone.py", "capstone_code", trained),
     "capstone-moved": ("pages/7_capstone.py", "capstone_code", moved_capstone),
 }

@@ -67,7 +67,7 @@ LESSON_PAGES = [
     "pages/5_positional.py",
     "pages/6_multi_head.py",
     "pages/7_capstone.py",
-    "pages/10_todays_llms.py",
+    "pages/8_todays_llms.py",
 ]
 
 

@@ -52,7 +52,7 @@ def test_training_steps_against_the_gradient():
 def test_the_glossary_page_opens_with_an_index_of_links_to_every_term(lang):
     from conftest import assert_clean, open_page
 
-    at = open_page("pages/8_glossary.py", lang)
+    at = open_page("pages/10_glossary.py", lang)
     assert_clean(at)
     index = at.markdown[1].value  # after the intro, before the first term
     for term in TERMS:

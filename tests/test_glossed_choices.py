@@ -47,7 +47,7 @@ def test_playground_query_box_glosses_in_english():
 
 
 def test_todays_llms_prompt_and_grouped_heads_gloss_in_english():
-    page = "pages/10_todays_llms.py"
+    page = "pages/8_todays_llms.py"
     en = open_page(page, "en", {"llm_prompt": "いぬ は"}, folds=True)
     box = en.selectbox(key="llm_prompt")
     assert box.value == "いぬ は" and "いぬ (dog) は (topic marker)" in box.options

@@ -161,7 +161,7 @@ def took(widget, text: str) -> bool:
 
 # The glossary has no controls; the teacher's page keeps none in the URL (a passcode never goes there).
 PAGES_WITH_BOUND = [
-    page for page in PAGES if page not in (None, "pages/8_glossary.py", "pages/11_teacher.py")
+    page for page in PAGES if page not in (None, "pages/10_glossary.py", "pages/11_teacher.py")
 ]
 
 

@@ -55,7 +55,7 @@ def test_the_kept_language_speaks_when_the_url_has_none():
     assert at.title[0].value == catalog("en")["attention.title"]
 
 
-TITLES = {None: "home", "pages/2_attention.py": "attention", "pages/8_glossary.py": "glossary"}
+TITLES = {None: "home", "pages/2_attention.py": "attention", "pages/10_glossary.py": "glossary"}
 
 
 @pytest.mark.parametrize("page", TITLES)

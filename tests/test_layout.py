@@ -3,14 +3,18 @@ own package and uses the shared UI through ``course_app``'s public surface."""
 
 import ast
 import re
+import sys
 from pathlib import Path
 
 import pytest
 
 import course_app
-from course_app.course import PAGES
+from course_app.course import EXTRAS, LESSONS, PAGES, url_path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests" / "tools"))
+import write_pages  # noqa: E402
+
 LESSON_FILES = sorted((ROOT / "lessons").rglob("*.py"))
 
 
@@ -37,6 +41,27 @@ def test_a_page_file_only_runs_its_lessons_main(name):
 def test_every_lesson_package_is_a_page():
     packages = {path.parent.name for path in (ROOT / "lessons").glob("*/page.py")}
     assert packages == set(PAGES)
+
+
+def test_the_pages_folder_is_what_the_registry_writes():
+    """A page is named once, in course_app/course.py: pages/ holds exactly the
+    entry points tests/tools/write_pages.py writes from it (run it after
+    adding or moving a page)."""
+    wanted = write_pages.entry_points()
+    held = {path.name: path.read_text(encoding="utf-8") for path in (ROOT / "pages").glob("*.py")}
+    assert sorted(held) == sorted(wanted)
+    for name, text in wanted.items():
+        assert held[name] == text, f"pages/{name} differs: run python tests/tools/write_pages.py"
+
+
+def test_the_entry_points_are_numbered_in_the_menus_order():
+    """The sidebar menu (course_app/page.py) lists the lessons, then the pages
+    after them; the files' numbers count 1, 2, 3 ... in that order."""
+    menu = [lesson.page for lesson in LESSONS] + [extra.page for extra in EXTRAS]
+    numbers = [int(Path(page).name.split("_", 1)[0]) for page in menu]
+    assert numbers == list(range(1, len(menu) + 1))
+    # and each file's address is its id: a shared link keeps working when a page moves
+    assert [url_path(page) for page in menu] == [lesson.id for lesson in LESSONS] + [e.id for e in EXTRAS]
 
 
 @pytest.mark.parametrize("path", LESSON_FILES, ids=lambda p: str(p.relative_to(ROOT)))

@@ -276,5 +276,5 @@ def test_glossed_column_labels_stand_upright_on_a_phone_only_when_there_are_many
     slanted, which reads better than sideways text."""
     ten = map_column_angles(open_page("pages/2_attention.py", "en", folds=True))
     assert ten and all(a == {"expr": "width < 480 ? -90 : -40"} for a in ten), ten
-    few = map_column_angles(open_page("pages/10_todays_llms.py", "en"))  # its maps: 3 tokens at first
+    few = map_column_angles(open_page("pages/8_todays_llms.py", "en"))  # its maps: 3 tokens at first
     assert few and all(a == -40 for a in few), few

@@ -15,7 +15,7 @@ from course_app.i18n import catalog
 from course_app.url_state import SHOWN_VALUE_CHARS
 from lessons.glossary.page import SEARCH_KEY, SEARCH_MAX, entry_fold, folded
 
-GLOSSARY = "pages/8_glossary.py"
+GLOSSARY = "pages/10_glossary.py"
 
 
 def shown_terms(at) -> list[str]:

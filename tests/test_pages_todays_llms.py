@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 
-PAGE = "pages/10_todays_llms.py"
+PAGE = "pages/8_todays_llms.py"
 D, BLOCKS, HEADS = 32, 2, 4  # the capstone's default mini GPT
 Q = np.array([1.0, 0.2, 0.8, -0.4, 0.5, 0.5, -0.3, 0.9])
 K = np.array([0.9, -0.1, 0.6, 0.3, 0.4, 0.7, 0.2, 0.8])

@@ -11,7 +11,7 @@ from conftest import all_text, chart_frames, open_page
 
 from course_app.i18n import catalog
 
-PAGE = "pages/10_todays_llms.py"
+PAGE = "pages/8_todays_llms.py"
 PROMPTS = {"ねこ は": 3, "いぬ は": 3, "ねこ": 2, "いぬ": 2}  # tokens given, with <s>
 
 

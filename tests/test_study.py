@@ -23,7 +23,7 @@ from course_app.progress import (
 )
 from course_app.study import look_up_key
 
-GLOSSARY = "pages/8_glossary.py"
+GLOSSARY = "pages/10_glossary.py"
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -29,7 +29,7 @@ def has_text_input(page: str | None) -> bool:
 # The pages with a text box, named here rather than found by rendering every
 # page while the tests are collected (each test worker collects);
 # test_text_inputs_are_where_the_sweep_looks keeps the list true.
-TEXT_PAGES = ["pages/1_bigram.py", "pages/8_glossary.py", "pages/9_playground.py", "pages/11_teacher.py"]
+TEXT_PAGES = ["pages/1_bigram.py", "pages/10_glossary.py", "pages/9_playground.py", "pages/11_teacher.py"]
 SKIP_KEYS = {"lang_choice", "lang_choice_top"}  # switching language is covered by the page tests
 HOSTILE = [
     "",

@@ -33,7 +33,7 @@ CASES = [
     ("pages/5_positional.py", "positional", "t1", {"pe_n": "200"}, {"pe_n": 200}),
     ("pages/6_multi_head.py", "multi_head", "t2", {"mh_offset": "2"}, {"mh_offset": 2}),
     (
-        "pages/10_todays_llms.py",
+        "pages/8_todays_llms.py",
         "todays_llms",
         "t4",
         {"llm_masked": "true", "llm_block": "2"},

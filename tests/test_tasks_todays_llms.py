@@ -4,7 +4,7 @@ learner does what they ask (shared audit: tests/task_audit.py)."""
 import pytest
 from task_audit import assert_recipe_ticks, audit_single_changes, ticked
 
-PAGE, LESSON = "pages/10_todays_llms.py", "todays_llms"
+PAGE, LESSON = "pages/8_todays_llms.py", "todays_llms"
 
 NAMES = {
     "t1": {"llm_step"},
