@@ -36,12 +36,11 @@ from course_app.page import (
     page_start,
     quiz,
     quizzes,
-    section_fold,
-    section_start,
     setup_page,
     try_this,
 )
 from course_app.ranking import top_text
+from course_app.sections import section_fold, section_start
 from course_app.study import anchor, progress_panel, terms
 from course_app.url_state import bound, shown_choice
 from course_app.views import MAIN_FIGURE

@@ -10,7 +10,6 @@ from collections.abc import Callable, Mapping
 from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
-from streamlit.delta_generator import DeltaGenerator
 
 from course_app import browser, charts, course, pipeline, progress
 from course_app.a11y import plain_maths
@@ -470,36 +469,6 @@ def page_start(page_id: str | None = None, **intro_values: object) -> str:
         pipeline.show_line(page_id, hrefs())
     st.markdown(t(f"{page_id or 'home'}.intro", **intro_values))
     return lang
-
-
-def section_start(section: str, formula: str | None = None, **body_values: object) -> None:
-    """How a section begins: its header, its text with ``body_values`` filled
-    in, then the formula (LaTeX), if it rests on one, on a line of its own. A
-    demo section calls it before its fragment, so that a control redraws only
-    what it can change.
-
-    Catalog entries: <section>.header and <section>.body."""
-    st.header(t(f"{section}.header"))
-    st.markdown(t(f"{section}.body", **body_values))
-    if formula is not None:
-        st.latex(formula)
-
-
-# The icon of a folded section of the lesson's path (other folds go further:
-# worked examples, tables, deep dives, each with its own icon or none).
-PATH_ICON = ":material/format_list_numbered:"
-
-
-def section_fold(section: str, name: str) -> DeltaGenerator | None:
-    """A numbered section of the lesson's path, folded so that a phone's page
-    stays short (``fold``, keyed ``name``): labelled with the section's header
-    and a badge that says it is part of the lesson, so that it does not read
-    as optional beside the folds that go further. The caller draws the
-    section's body into it.
-
-    Catalog entries: <section>.header and ui.fold.on_path."""
-    label = f"{t(f'{section}.header')} :blue-badge[{t('ui.fold.on_path')}]"
-    return fold(label, name, icon=PATH_ICON)
 
 
 def lesson_end(lesson_id: str) -> None:

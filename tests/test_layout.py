@@ -43,6 +43,35 @@ def test_every_lesson_package_is_a_page():
     assert packages == set(PAGES)
 
 
+def header_calls(path: Path) -> list[int]:
+    """The lines of ``path`` that call ``st.header`` (or ``header`` on any
+    container)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "header"
+    ]
+
+
+@pytest.mark.parametrize("lesson", [lesson.id for lesson in LESSONS])
+def test_every_section_of_a_lesson_opens_through_section_start(lesson):
+    """One way to open a section: course_app.section_start (its header, text,
+    formula and glossary look-up), never a header written by hand."""
+    offenders = {
+        str(path.relative_to(ROOT)): lines
+        for path in sorted((ROOT / "lessons" / lesson).rglob("*.py"))
+        if (lines := header_calls(path))
+    }
+    assert offenders == {}
+
+
+def test_the_header_check_sees_a_hand_written_header(tmp_path):
+    planted = tmp_path / "page.py"
+    planted.write_text('import streamlit as st\n\nst.header("x")\nbox.header("y")\n', encoding="utf-8")
+    assert header_calls(planted) == [3, 4]
+
+
 def test_the_pages_folder_is_what_the_registry_writes():
     """A page is named once, in course_app/course.py: pages/ holds exactly the
     entry points tests/tools/write_pages.py writes from it (run it after

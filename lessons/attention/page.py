@@ -70,9 +70,7 @@ def chapter_words() -> list[str]:
 
 def goal_section() -> None:
     """1. The goal before the mechanism: the weights we would like すき to use."""
-    st.header(t("attention.goal.header"))
-    st.markdown(t("attention.goal.body"))
-    terms("weighted_average")
+    section_start("attention.goal", terms=("weighted_average",))
     if box := fold(t("attention.goal.fold"), "attention_goal"):
         with box:
             wanted_weights()
@@ -117,10 +115,13 @@ def linear_map_example() -> None:
 
 def steps_section() -> None:
     """3. The three steps on example D, then the same by hand."""
-    st.header(t("attention.steps.header"))
     toy = attention(TOY.queries, TOY.vectors, TOY.vectors)
-    st.markdown(t("attention.steps.body", query=vec(TOY.queries[0], 0), d_k=TOY.vectors.shape[1]))
-    terms("dot_product", "softmax", "weighted_average")
+    section_start(
+        "attention.steps",
+        terms=("dot_product", "softmax", "weighted_average"),
+        query=vec(TOY.queries[0], 0),
+        d_k=TOY.vectors.shape[1],
+    )
     toy_words = [gloss(tok) for tok in TOY.tokens]
     if box := fold(t("ui.fold.worked"), "attention_steps", icon=":material/table:"):
         with box:

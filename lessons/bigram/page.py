@@ -14,6 +14,7 @@ from course_app import (
     page_start,
     pct,
     section_fold,
+    section_start,
     snippets,
     t,
     terms,
@@ -65,9 +66,7 @@ def lab(sentences: list[Sentence]) -> None:
 
 def corpus_section(added: Sequence[Sentence]) -> None:
     """1. The corpus, and the learner's own sentences added to it."""
-    st.header(t("bigram.corpus.header"))
-    st.markdown(t("bigram.corpus.body", n=len(CORPUS)))
-    terms("token", "bigram", "corpus")
+    section_start("bigram.corpus", terms=("token", "bigram", "corpus"), n=len(CORPUS))
     parts.corpus_editor(CORPUS, added)
 
 
@@ -81,22 +80,19 @@ def counts_section(sentences: Sequence[Sentence]) -> None:
 
 def blind_section(sentences: Sequence[Sentence]) -> None:
     """3. The bigram's blind spot: ねこ は and いぬ は get the same next-token guess."""
-    st.header(t("bigram.blind.header"))
     cat, dog = compare_prefix(sentences, CAT_WA), compare_prefix(sentences, DOG_WA)
-    st.markdown(
-        t(
-            "bigram.blind.body",
-            bigram_top=parts.top_text(cat.vocab, cat.bigram),
-            n_wa=cat.n_bigram,
-            cat_top=parts.top_text(cat.vocab, cat.corpus),
-            dog_top=parts.top_text(dog.vocab, dog.corpus),
-            same=pct(total_variation(cat.bigram, dog.bigram)),
-            apart=pct(total_variation(cat.corpus, dog.corpus)),
-            cat_tv=pct(cat.tv),
-            dog_tv=pct(dog.tv),
-        )
+    section_start(
+        "bigram.blind",
+        terms=("prefix", "total_variation"),
+        bigram_top=parts.top_text(cat.vocab, cat.bigram),
+        n_wa=cat.n_bigram,
+        cat_top=parts.top_text(cat.vocab, cat.corpus),
+        dog_top=parts.top_text(dog.vocab, dog.corpus),
+        same=pct(total_variation(cat.bigram, dog.bigram)),
+        apart=pct(total_variation(cat.corpus, dog.corpus)),
+        cat_tv=pct(cat.tv),
+        dog_tv=pct(dog.tv),
     )
-    terms("prefix", "total_variation")
     if box := fold(t("ui.fold.worked"), "bigram_blind", icon=":material/table:"):
         with box:
             parts.blind_spot_table(blind_spot(sentences, WA))
@@ -106,8 +102,7 @@ def blind_section(sentences: Sequence[Sentence]) -> None:
 def lab_section(sentences: Sequence[Sentence]) -> tuple[Sentence, bool]:
     """4. The lab: a prefix of the learner's choice, the bigram's guess beside the
     corpus's; returns the prefix and whether the two agree."""
-    st.header(t("bigram.lab.header"))
-    st.markdown(t("bigram.lab.body"))
+    section_start("bigram.lab")
     prefix = parts.prefix_controls(sentences)
     comp = compare_prefix(sentences, prefix)
     last = md_escape(gloss(prefix[-1]))

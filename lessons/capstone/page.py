@@ -18,15 +18,15 @@ PRESSED = "gpt_pressed"  # the configurations this learner pressed Train for (th
 
 def main() -> None:
     page_start(LESSON, n=len(CORPUS))
-    st.header(t("capstone.pieces.header"))
-    st.markdown(t("capstone.pieces.intro"))
-    st.latex(
+    section_start(
+        "capstone.pieces",
         r"\begin{aligned} x &= E[t] + PE \\ "
         r"x &\leftarrow x + \mathrm{MultiHead}(\mathrm{LN}(x)) \quad \text{(causal)} \\ "
         r"x &\leftarrow x + \mathrm{FFN}(\mathrm{LN}(x)) \\ "
-        r"p(\text{next}) &= \mathrm{softmax}(\mathrm{LN}(x)\, W_{out} + b_{out}) \end{aligned}"
+        r"p(\text{next}) &= \mathrm{softmax}(\mathrm{LN}(x)\, W_{out} + b_{out}) \end{aligned}",
+        body="intro",
+        terms=("embedding", "residual", "layernorm", "head"),
     )
-    terms("embedding", "residual", "layernorm", "head")
     if box := fold(t("capstone.pieces.parts_fold"), "capstone_parts"):
         with box:
             st.markdown(t("capstone.pieces.body", ffn=FFN_MULT, bos=BOS, eos=EOS))
@@ -93,8 +93,7 @@ def lab() -> None:
     tv = cat_dog_tv(result) if trained else 1.0
     picked = False  # t4: the learner picked (one of) the best head(s) in section 5's fold
     if trained:
-        st.header(t("capstone.predict.header"))
-        st.markdown(t("capstone.predict.body"))
+        section_start("capstone.predict")
         predictions.apart_prediction(result, FAIL_TV)  # asked before the charts that answer it
         if box := fold(t("capstone.predict.compare_fold"), predictions.COMPARE, icon=":material/bar_chart:"):
             with box:

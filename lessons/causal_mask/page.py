@@ -58,10 +58,9 @@ def main() -> None:
 
 def why_section() -> None:
     """1. In training every position predicts its next token at once: none may see it."""
-    st.header(t("causal_mask.why.header"))
     n = len(DECODER.tokens)
-    st.markdown(t("causal_mask.why.body", n=n, pairs=n - 1, sentence=" ".join(map(gloss, DECODER.tokens))))
-    terms("training", "token")
+    sentence = " ".join(map(gloss, DECODER.tokens))
+    section_start("causal_mask.why", terms=("training", "token"), n=n, pairs=n - 1, sentence=sentence)
     if box := fold(t("causal_mask.why.fold"), "causal_mask_why"):
         with box:
             context, answer = parts.pairs_table(DECODER.tokens)[1]
@@ -173,16 +172,13 @@ def mask_demo() -> None:
 
 def pronoun_intro() -> None:
     """What 猫 sees with and without the mask, and what a sliding window is."""
-    st.header(t("causal_mask.pronoun.header"))
-    st.markdown(
-        t(
-            "causal_mask.pronoun.body",
-            self_weight=pct(C_MASKED.weights[CAT, CAT]),
-            first=gloss(PRONOUN.tokens[FIRST]),
-            first_weight=pct(C_OPEN.weights[CAT, FIRST]),
-            second=gloss(PRONOUN.tokens[SECOND]),
-            second_weight=pct(C_OPEN.weights[CAT, SECOND]),
-        )
+    section_start(
+        "causal_mask.pronoun",
+        self_weight=pct(C_MASKED.weights[CAT, CAT]),
+        first=gloss(PRONOUN.tokens[FIRST]),
+        first_weight=pct(C_OPEN.weights[CAT, FIRST]),
+        second=gloss(PRONOUN.tokens[SECOND]),
+        second_weight=pct(C_OPEN.weights[CAT, SECOND]),
     )
     st.caption(t("ui.hand_made"))
     if box := fold(t("causal_mask.pronoun.window_fold"), "causal_mask_window"):

@@ -54,17 +54,14 @@ def main() -> None:
 
 def one_head_section() -> None:
     """1. One head gives one weighting: それ looks at 魚, not at the token before it."""
-    st.header(t("multi_head.one.header"))
     pronoun = hand_made_heads(1).weights[0]
-    st.markdown(
-        t(
-            "multi_head.one.body",
-            it=gloss(TOKENS[IT]),
-            fish=gloss(TOKENS[FISH]),
-            fish_weight=pct(pronoun[IT, FISH]),
-            before=gloss(TOKENS[BEFORE_IT]),
-            before_weight=pct(pronoun[IT, BEFORE_IT]),
-        )
+    section_start(
+        "multi_head.one",
+        it=gloss(TOKENS[IT]),
+        fish=gloss(TOKENS[FISH]),
+        fish_weight=pct(pronoun[IT, FISH]),
+        before=gloss(TOKENS[BEFORE_IT]),
+        before_weight=pct(pronoun[IT, BEFORE_IT]),
     )
 
 

@@ -73,15 +73,12 @@ def order_demo() -> None:
 
 def order_intro() -> None:
     """The two sentences of the word-order example."""
-    st.header(t("positional.order.header"))
-    st.markdown(
-        t(
-            "positional.order.body",
-            sentence_a=" ".join(SENT_A),
-            sentence_b=" ".join(SENT_B),
-            n=len(SENT_A),
-            d=len(WORD_ORDER_EMBEDDINGS[SENT_A[0]]),
-        )
+    section_start(
+        "positional.order",
+        sentence_a=" ".join(SENT_A),
+        sentence_b=" ".join(SENT_B),
+        n=len(SENT_A),
+        d=len(WORD_ORDER_EMBEDDINGS[SENT_A[0]]),
     )
     st.caption(t("ui.hand_made"))
 
@@ -196,7 +193,7 @@ def found_collision(d: int, closest: float) -> bool:
 
 def same_token_section() -> None:
     """4. One token vector at several positions: every input differs."""
-    st.header(t("positional.same.header"))
+    section_start("positional.same", body=None)
     parts.same_token_section(token_at_positions(SAME_TOKEN_VECTOR, SAME_TOKEN_POSITIONS))
 
 

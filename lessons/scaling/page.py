@@ -175,7 +175,7 @@ def predict_doubling() -> None:
 
 def temperature_intro() -> None:
     """3. Divide by √d_k, then tune with the temperature: what the section rests on."""
-    st.header(t("scaling.temperature.header"))
+    section_start("scaling.temperature", body=None)  # its text is in the fold
     if box := fold(t("scaling.temperature.fold"), "scaling_temperature"):
         with box:
             st.markdown(t("scaling.temperature.body", d_head=GPT2_D_HEAD, root=num(GPT2_ROOT, 0)))

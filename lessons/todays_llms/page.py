@@ -3,7 +3,18 @@ embedding, shared key/value heads (MQA, GQA) and long context."""
 
 import streamlit as st
 
-from course_app import course, fold, lesson_end, page_link, page_start, section_fold, t, terms, try_this
+from course_app import (
+    course,
+    fold,
+    lesson_end,
+    page_link,
+    page_start,
+    section_fold,
+    section_start,
+    t,
+    terms,
+    try_this,
+)
 from lesson_core.kv_cache import GPT2_SMALL, MISTRAL_7B
 from lesson_core.rope import BASE, EXAMPLE_K, EXAMPLE_Q
 from lessons.todays_llms import kv_cache, long_context, rope, shared_heads
@@ -26,17 +37,10 @@ def main() -> None:
     lesson_end(LESSON)
 
 
-def section_intro(header: str, body: str, *glossary: str) -> None:
-    """A section's header, its text and the glossary look-ups it offers."""
-    st.header(header)
-    st.markdown(body)
-    terms(*glossary)
-
-
 @st.fragment
 def cache_demo() -> None:
     """1. Generation one token at a time on the mini GPT, with a KV cache."""
-    section_intro(t("todays_llms.cache.header"), t("todays_llms.cache.body"), "kv_cache", "causal_mask")
+    section_start("todays_llms.cache", terms=("kv_cache", "causal_mask"))
     controls, side = st.columns([1, 2], gap="large")
     with controls:
         gen, step = kv_cache.cache_controls()
@@ -118,7 +122,7 @@ def group_demo() -> None:
 @st.fragment
 def long_demo() -> None:
     """4. Long context: the n × n scores and the measured time."""
-    section_intro(t("todays_llms.long.header"), t("todays_llms.long.body"), "long_context", "matrix")
+    section_start("todays_llms.long", terms=("long_context", "matrix"))
     long_context.long_section()
 
 
