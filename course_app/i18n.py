@@ -11,6 +11,7 @@ from typing import Any
 
 import streamlit as st
 
+from course_app import url
 from lesson_core.rounding import fixed, half_up_decimal
 
 LANGS = ("ja", "en")
@@ -37,7 +38,7 @@ def catalog(lang: str) -> dict[str, Any]:
 
 
 # Streamlit runs every script run (and fragment rerun) in a fresh thread, so a
-# thread-local remembers the language for one run only; reading st.query_params
+# thread-local remembers the language for one run only; reading the URL
 # on each of the ~100 t() calls of a page would cost milliseconds per rerun.
 _this_run = threading.local()
 
@@ -63,7 +64,7 @@ def current_lang() -> str:
     lang = getattr(_this_run, "lang", None)
     if lang is None:
         stored = st.session_state.get(STORED_LANG)
-        lang = _this_run.lang = resolve_lang(st.query_params.get("lang"), stored, st.context.locale)
+        lang = _this_run.lang = resolve_lang(url.get(url.LANG), stored, st.context.locale)
     return lang
 
 

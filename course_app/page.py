@@ -11,7 +11,7 @@ from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
 
-from course_app import browser, charts, course, pipeline, progress
+from course_app import browser, charts, course, pipeline, progress, url
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
@@ -23,7 +23,7 @@ from course_app.streamlit_private import raw_query_string
 one_blas_thread()  # every page imports this module: the whole server process
 compact_malloc()
 
-PROGRESS_PARAM = "p"
+PROGRESS_PARAM = url.PROGRESS
 COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
 ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
 SHARE_KEY = "share_view"  # whether the share link is open
@@ -179,8 +179,8 @@ def setup_page(lesson_id: str | None = None) -> str:
     charts.start_exports(title)
     st.html(NARROW_SCREEN_CSS)  # style only: Streamlit puts it in no visible place
     language_switch(st, top_switch, lang, label_visibility="collapsed")  # shown on a phone only (the CSS)
-    if st.query_params.get("lang", lang) != lang:
-        st.query_params["lang"] = lang
+    if url.get(url.LANG) not in (None, lang):  # a language the course does not have
+        url.put(url.LANG, lang)
         st.toast(t("ui.lang_unknown"), icon="⚠️")
     enter_page(lesson_id)
     learner = load_progress()
@@ -197,17 +197,17 @@ def setup_page(lesson_id: str | None = None) -> str:
 
 
 # Streamlit ignores a whole query string with more than 1,000 parameters or
-# 512 Ki characters (st.query_params is then empty). The language and the
+# 512 Ki characters (the URL then holds none: url.count() is 0). The language and the
 # progress are read from the raw string instead, and everything else dropped.
 _CROWDED_FIELDS, _CROWDED_CHARS = 1000, 512 * 1024
-_KEPT = ("lang", PROGRESS_PARAM)
+_KEPT = (url.LANG, url.PROGRESS)
 
 
 def rescue_crowded_url() -> None:
     """Keep ``lang`` and ``p`` from a URL Streamlit refused for its size, and
     drop every other parameter (a link that long was never made by this app)."""
     raw = raw_query_string()
-    if len(st.query_params) or not raw:
+    if url.count() or not raw:
         return
     if raw.count("&") + 1 <= _CROWDED_FIELDS and len(raw) <= _CROWDED_CHARS:
         return
@@ -216,7 +216,7 @@ def rescue_crowded_url() -> None:
         values = re.findall(rf"(?:^|&){name}=([^&]{{0,{progress.MAX_LENGTH * 3}}})(?=&|$)", raw)
         if values:
             kept[name] = unquote_plus(values[-1])
-    st.query_params.from_dict(kept)
+    url.replace(kept)
     forget_lang()
     st.toast(t("ui.url_crowded", n=raw.count("&") + 1), icon="⚠️")
 
@@ -266,7 +266,7 @@ def language_switch(where, key: str, lang: str, **options) -> None:
 def _switch_language(key: str = LANG_SWITCHES[0]) -> None:
     """The language lives in the URL (?lang=), so links and reloads keep it,
     and in the browser, so the plain address opens in it (browser.choose_lang)."""
-    st.query_params["lang"] = st.session_state[key]
+    url.put(url.LANG, st.session_state[key])
     browser.choose_lang(st.session_state[key])
     forget_lang()
 
@@ -274,7 +274,7 @@ def _switch_language(key: str = LANG_SWITCHES[0]) -> None:
 def load_progress() -> progress.Progress:
     """Progress lives in session state; on a fresh session it is read from ?p=."""
     if "progress" not in st.session_state:
-        learner, clean = progress.decode(st.query_params.get(PROGRESS_PARAM, ""))
+        learner, clean = progress.decode(url.get(url.PROGRESS) or "")
         st.session_state.progress = learner
         if not clean:
             st.toast(t("ui.progress_unreadable"), icon="⚠️")
@@ -306,18 +306,18 @@ def save_progress(learner: progress.Progress) -> None:
     """Keep the progress in the session and in the URL (?p=), so the two agree."""
     st.session_state.progress = learner
     encoded = progress.encode(learner)
-    if encoded and st.query_params.get(PROGRESS_PARAM) != encoded:
-        st.query_params[PROGRESS_PARAM] = encoded
-    elif not encoded and PROGRESS_PARAM in st.query_params:
-        del st.query_params[PROGRESS_PARAM]
+    if encoded:
+        url.put(url.PROGRESS, encoded)
+    else:
+        url.drop(url.PROGRESS)
 
 
 def link_params() -> dict[str, str]:
     """What a link to another page carries: the language and the progress."""
-    params = {"lang": current_lang()}
+    params = {url.LANG: current_lang()}
     encoded = progress.encode(load_progress())
     if encoded:
-        params[PROGRESS_PARAM] = encoded
+        params[url.PROGRESS] = encoded
     return params | classroom.link_params()
 
 
@@ -396,13 +396,13 @@ def share_view() -> None:
     share = st.popover(t("ui.share"), icon=":material/link:", key=SHARE_KEY, on_change="rerun")
     if not share.open:
         return
-    params = st.query_params.to_dict() | {"lang": current_lang()}
-    params.pop(PROGRESS_PARAM, None)  # the view, not the sharer's progress
-    params.pop(classroom.SEAT_PARAM, None)  # nor the sharer's seat in a class
-    url = f"{st.context.url or ''}?{urlencode(params)}"
+    params = url.everything() | {url.LANG: current_lang()}
+    params.pop(url.PROGRESS, None)  # the view, not the sharer's progress
+    params.pop(url.SEAT, None)  # nor the sharer's seat in a class
+    link = f"{st.context.url or ''}?{urlencode(params)}"
     with share:
         st.caption(t("ui.share_help"))
-        st.code(url, language=None, wrap_lines=True)
+        st.code(link, language=None, wrap_lines=True)
 
 
 def quiz_message(right: bool, feedback: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from course_app import course, progress
+from course_app import course, progress, url
 from course_app.glossary import TERM_PARAM
 from course_app.i18n import t
 from course_app.page import link_params, load_progress, page_href, save_progress
@@ -154,6 +154,6 @@ def _reset() -> None:
         st.caption(t("home.reset_help"))
         if st.button(t("home.reset_confirm"), type="primary", key="progress_reset"):
             save_progress(progress.Progress())
-            st.query_params.pop("p", None)
+            url.drop(url.PROGRESS)
             _flash("success", "home.reset_done")
             st.rerun()

@@ -5,7 +5,8 @@ through ``bound``, and the few values no widget holds (an edited query
 vector, the learner's own sentences, the glossary entry a link leads to)
 through ``read_vector`` / ``vector_text``, ``read_list``, ``read_choice`` and
 ``keep``, so their formats live here too.
-(The page frame keeps the language, the progress and a class seat.)
+(The page frame keeps the language, the progress and a class seat; all of
+them, and these, read and write the URL through ``course_app.url``.)
 
 Every control bound to the URL is created through ``bound``:
 
@@ -35,6 +36,7 @@ import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
 
+from course_app import url
 from course_app.i18n import md_escape, t
 from course_app.streamlit_private import correct_url_value, forget_url_value, url_params
 
@@ -203,7 +205,7 @@ def check_url_value(kind: str, spec: dict[str, Any], key: str) -> None:
         qp, seeds = found  # seeds: what the widget will be seeded from
         raw = seeds.get(key)
         if raw is None and qp.has_param(key):
-            raw = st.query_params.get_all(key)
+            raw = url.get_all(key)
     if raw is None:
         return
     ok, fixed = repair(kind, spec, raw)
@@ -257,27 +259,27 @@ def parse_vector(text: str | None, d: int, bound: float) -> np.ndarray | None:
 def read_vector(param: str, d: int, bound: float) -> np.ndarray | None:
     """The vector the URL holds under ``param`` (None when absent); a damaged
     or hostile value is removed from the URL, as a bad widget value is."""
-    if param not in st.query_params:
+    if not url.has(param):
         return None
-    parsed = parse_vector(st.query_params.get(param), d, bound)
+    parsed = parse_vector(url.get(param), d, bound)
     if parsed is None:
-        del st.query_params[param]
+        url.drop(param)
     return parsed
 
 
 def read_list(param: str) -> list[str]:
     """Every value the URL holds under ``param`` (each checked by the caller)."""
-    return st.query_params.get_all(param)
+    return url.get_all(param)
 
 
 def read_choice(param: str, options: Collection[str], refused: str) -> str | None:
     """The one of ``options`` the URL holds under ``param`` (None when absent).
     Anything else is removed from the URL and the learner is told with the
     catalog entry ``refused`` (its ``{value}``: what the link carried)."""
-    raw = st.query_params.get(param)
+    raw = url.get(param)
     if raw is None or raw in options:
         return raw
-    del st.query_params[param]
+    url.drop(param)
     st.toast(t(refused, value=_shown(raw)), icon="⚠️")
     return None
 
@@ -287,12 +289,9 @@ def keep(param: str, value: str | list[str] | None) -> None:
     or nothing when ``value`` is None or empty; the URL is written only when
     it disagrees."""
     if not value:
-        st.query_params.pop(param, None)
-    elif isinstance(value, list):
-        if st.query_params.get_all(param) != value:
-            st.query_params[param] = value
-    elif st.query_params.get(param) != value:
-        st.query_params[param] = value
+        url.drop(param)
+    else:
+        url.put(param, value)
 
 
 # --- a choice shown with glosses but kept in the URL by its bare value ----------------
@@ -330,7 +329,7 @@ def shown_choice(
     GUARDED.add(key)
     starts = st.session_state.setdefault(SHOWN_START, {})
     if key not in st.session_state:  # no widget yet: it starts at the link's choice, else the default
-        linked = st.query_params.get(key)
+        linked = url.get(key)
         starts[key] = url_labels.index(linked) if linked in url_labels else index
     # The start is passed as the widget's index, so the browser draws it from
     # the first run on (a value seeded in the session instead was sometimes

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from course_app import streamlit_private
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,17 +54,16 @@ def test_every_internal_the_websocket_guard_patches_is_listed():
     assert patched and patched <= listed
 
 
-# The page frame keeps the language, the progress and a class seat in the URL;
-# every lesson control and value goes through url_state.
+# The URL is read and written in course_app/url.py alone (the language, the
+# progress and a class seat through its named parameters); every lesson
+# control and value goes through url_state, which binds widgets to it; the
+# private module reaches the seeds Streamlit keeps beside it.
 URL_KEEPERS = {
+    "course_app/url.py",
     "course_app/url_state.py",
     "course_app/streamlit_private.py",
-    "course_app/page.py",
-    "course_app/study.py",
-    "course_app/i18n.py",
-    "course_app/classroom/learner.py",
 }
-URL_USE = re.compile(r"query_params|bind\s*=")
+URL_USE = re.compile(r"\bst\.query_params\b|\bquery_params\(|_initial_query_params|bind\s*=")
 
 
 def test_no_control_is_kept_in_the_url_outside_the_state_layer():
@@ -72,3 +73,18 @@ def test_no_control_is_kept_in_the_url_outside_the_state_layer():
         str(path.relative_to(ROOT)) for path in sources if URL_USE.search(path.read_text(encoding="utf-8"))
     }
     assert users <= URL_KEEPERS, sorted(users - URL_KEEPERS)
+
+
+@pytest.mark.parametrize(
+    ("source", "uses_the_url"),
+    [
+        ('lang = st.query_params.get("lang")', True),
+        ('st.query_params["p"] = "x"', True),
+        ("with ctx.session_state.query_params() as qp:", True),
+        ('st.slider("a", 0, 1, key="k", bind="query-params")', True),
+        ("st.page_link(page, query_params=params)", False),  # a link's own parameters
+        ("url.put(url.LANG, lang)", False),
+    ],
+)
+def test_the_url_check_tells_a_use_of_the_url_from_a_link(source, uses_the_url):
+    assert bool(URL_USE.search(source)) is uses_the_url

@@ -15,14 +15,14 @@ import time
 import sqlalchemy as sa
 import streamlit as st
 
-from course_app import course
+from course_app import course, url
 from course_app.classroom import connect, store
 from course_app.classroom.limits import Limiter
 from course_app.i18n import md_escape, t, t_count
 from course_app.streamlit_private import session_id
 
 SEAT = "classroom_seat"  # session key: the store.Seat of a joined learner
-SEAT_PARAM, JOIN_PARAM = "seat", "join"
+SEAT_PARAM, JOIN_PARAM = url.SEAT, url.JOIN
 _VISITED, _ANSWERS = "classroom_visited", "classroom_answers"
 _LOOKED, _UNREACHED = "classroom_seat_looked_up", "classroom_seat_unreached"
 FAILED_JOIN_DELAY = 1.0  # seconds a wrong class code costs
@@ -99,9 +99,9 @@ def learner_panel(page_id: str | None) -> None:
             st.session_state[_VISITED] = page_id
             _put(store.VISIT, page_id)
         _joined_panel(joined)
-    elif st.query_params.get(JOIN_PARAM):
+    elif code := url.get(url.JOIN):
         with st.sidebar.container(border=True):
-            _join_form(st.query_params.get(JOIN_PARAM, ""))
+            _join_form(code)
     else:
         panel = st.sidebar.popover(
             t("classroom.join_header"), icon=":material/groups:", key="classroom_join", on_change="rerun"
@@ -116,7 +116,7 @@ def _seat_from_url() -> store.Seat | None:
     names no seat (the learner left, the class was deleted) is removed from
     the URL; while the database is away the learner goes on outside the
     class, and the token stays for the next visit."""
-    token = st.query_params.get(SEAT_PARAM)
+    token = url.get(url.SEAT)
     if not token:
         return None
     if st.session_state.get(_LOOKED) != token:
@@ -130,7 +130,7 @@ def _seat_from_url() -> store.Seat | None:
             st.session_state[SEAT] = found
             return found
     if not st.session_state.get(_UNREACHED):
-        del st.query_params[SEAT_PARAM]
+        url.drop(url.SEAT)
     return None
 
 
@@ -151,7 +151,7 @@ def _leave(joined: store.Seat) -> None:
         return
     for key in (SEAT, _VISITED, _ANSWERS):
         st.session_state.pop(key, None)
-    st.query_params.pop(SEAT_PARAM, None)
+    url.drop(url.SEAT)
     st.rerun()
 
 
@@ -184,6 +184,6 @@ def _join(code: str, nickname: str) -> None:
         st.error(problem("database"))
         return
     st.session_state[SEAT] = joined
-    st.query_params.pop(JOIN_PARAM, None)
-    st.query_params[SEAT_PARAM] = joined.token
+    url.drop(url.JOIN)
+    url.put(url.SEAT, joined.token)
     st.rerun()
