@@ -181,11 +181,21 @@ def test_terms_a_lesson_uses_have_their_look_up_in_it(lesson):
     source = (Path(__file__).resolve().parent.parent / "lessons" / lesson / "page.py").read_text(
         encoding="utf-8"
     )
-    offered = {
-        arg.value
-        for node in ast.walk(ast.parse(source))
-        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "terms"
-        for arg in node.args
-        if isinstance(arg, ast.Constant)
-    }
+    offered = set()
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = getattr(node.func, "id", None)
+        if name == "terms":  # terms("token", ...)
+            named = node.args
+        elif name == "section_start":  # section_start(..., terms=("token", ...))
+            named = [
+                item
+                for kw in node.keywords
+                if kw.arg == "terms" and isinstance(kw.value, (ast.Tuple, ast.List))
+                for item in kw.value.elts
+            ]
+        else:
+            continue
+        offered |= {arg.value for arg in named if isinstance(arg, ast.Constant)}
     assert set(LOOK_UPS[lesson]) <= offered, set(LOOK_UPS[lesson]) - offered
