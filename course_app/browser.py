@@ -19,15 +19,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from course_app import progress
+from course_app import progress, session
 from course_app.course import LESSONS
-from course_app.i18n import LANGS, STORED_LANG, t
+from course_app.i18n import LANGS, t
 
-KEY = "browser_bridge"  # the component's widget key; its element is hidden by page.NARROW_SCREEN_CSS
 STORAGE_KEY = "attention-lessons.progress"
-MERGED = "browser_progress_merged"  # session flag: local storage has been read and merged
 LANG_STORAGE_KEY = "attention-lessons.lang"
-CHOSEN_LANG = "chosen_lang"  # session: the language the learner chose in this session, to be kept
 
 # data: {lang, storage_key, ready, save, order, upload_label, lang_key,
 # langs, save_lang, known_lang}. The language: keep the one the learner chose
@@ -221,15 +218,16 @@ def union(a: progress.Progress, b: progress.Progress) -> progress.Progress:
 def take_stored_lang() -> None:
     """Note the language this browser keeps, as its bridge last reported it
     (before the run decides its language: see i18n.current_lang)."""
-    result = st.session_state.get(KEY)
+    result = session.get(session.BROWSER_BRIDGE)
     kept = getattr(result, "lang", None) if result is not None else None
-    if kept in LANGS and CHOSEN_LANG not in st.session_state:
-        st.session_state[STORED_LANG] = kept
+    if kept in LANGS and not session.has(session.CHOSEN_LANG):
+        session.put(session.STORED_LANG, kept)
 
 
 def choose_lang(lang: str) -> None:
     """The learner chose ``lang``: this browser keeps it from the next run on."""
-    st.session_state[CHOSEN_LANG] = st.session_state[STORED_LANG] = lang
+    session.put(session.CHOSEN_LANG, lang)
+    session.put(session.STORED_LANG, lang)
 
 
 def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
@@ -237,10 +235,10 @@ def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
     when the browser's stored progress has just arrived and added something,
     else None."""
     merged = None
-    result = st.session_state.get(KEY)
+    result = session.get(session.BROWSER_BRIDGE)
     stored = getattr(result, "stored", None) if result is not None else None
-    if stored is not None and not st.session_state.get(MERGED):
-        st.session_state[MERGED] = True
+    if stored is not None and not session.get(session.BROWSER_MERGED):
+        session.put(session.BROWSER_MERGED, True)
         kept, _ = progress.decode(stored if isinstance(stored, str) else "")
         both = union(learner, kept)
         if both != learner:
@@ -248,18 +246,18 @@ def sync(lang: str, learner: progress.Progress) -> progress.Progress | None:
             learner = both
     with st.sidebar:
         _bridge(
-            key=KEY,
+            key=session.BROWSER_BRIDGE,
             data={
                 "lang": lang,
                 "storage_key": STORAGE_KEY,
-                "ready": bool(st.session_state.get(MERGED)),
+                "ready": bool(session.get(session.BROWSER_MERGED)),
                 "save": progress.encode(learner),
                 "order": [lesson.code for lesson in LESSONS],
                 "upload_label": t("ux.upload_button"),
                 "lang_key": LANG_STORAGE_KEY,
                 "langs": list(LANGS),
-                "save_lang": st.session_state.get(CHOSEN_LANG, ""),
-                "known_lang": st.session_state.get(STORED_LANG, ""),
+                "save_lang": session.get(session.CHOSEN_LANG, ""),
+                "known_lang": session.get(session.STORED_LANG, ""),
             },
             on_stored_change=lambda: None,
             on_lang_change=lambda: None,

@@ -22,14 +22,7 @@ import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 from streamlit.delta_generator_singletons import get_last_dg_added_to_context_stack
 
-PREFIX = "fold_"
-OPENED = "open_folds"  # the names of the folds open in this session
-
-
-def fold_key(name: str) -> str:
-    """The widget key of a fold (its open state): ``name`` is
-    ``<lesson>_<part>``, stable across languages and reruns."""
-    return f"{PREFIX}{name}"
+from course_app import session
 
 
 def fold(label: str, name: str, icon: str | None = None) -> DeltaGenerator | None:
@@ -46,8 +39,8 @@ def fold(label: str, name: str, icon: str | None = None) -> DeltaGenerator | Non
     if _inside_a_fold():
         st.markdown(f"**{label}**")
         return st.container()
-    opened: set[str] = st.session_state.setdefault(OPENED, set())
-    box = st.expander(label, icon=icon, expanded=name in opened, key=fold_key(name), on_change="rerun")
+    opened: set[str] = session.setdefault(session.OPEN_FOLDS, set())
+    box = st.expander(label, icon=icon, expanded=name in opened, key=session.fold(name), on_change="rerun")
     if box.open:
         opened.add(name)
         return box
@@ -68,5 +61,5 @@ def open_fold(name: str) -> None:
     """Open the fold ``name`` from a widget's callback (before the script
     reruns): a step of the main path that reveals what the fold holds, as an
     answered prediction reveals the figures that check it."""
-    st.session_state.setdefault(OPENED, set()).add(name)
-    st.session_state[fold_key(name)] = True
+    session.setdefault(session.OPEN_FOLDS, set()).add(name)
+    session.put(session.fold(name), True)

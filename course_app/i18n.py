@@ -11,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from course_app import url
+from course_app import session, url
 from lesson_core.rounding import fixed, half_up_decimal
 
 LANGS = ("ja", "en")
@@ -43,9 +43,6 @@ def catalog(lang: str) -> dict[str, Any]:
 _this_run = threading.local()
 
 
-STORED_LANG = "stored_lang"  # session: the language this browser keeps (course_app.browser)
-
-
 def resolve_lang(url: object, stored: object, locale: object) -> str:
     """The page's language: ?lang= from the URL, else the one this browser
     keeps (chosen earlier, see course_app.browser), else English for a browser
@@ -63,7 +60,7 @@ def current_lang() -> str:
     """The language of this run (resolve_lang: URL, browser, browser's locale)."""
     lang = getattr(_this_run, "lang", None)
     if lang is None:
-        stored = st.session_state.get(STORED_LANG)
+        stored = session.get(session.STORED_LANG)
         lang = _this_run.lang = resolve_lang(url.get(url.LANG), stored, st.context.locale)
     return lang
 

@@ -11,7 +11,7 @@ from urllib.parse import unquote_plus, urlencode
 
 import streamlit as st
 
-from course_app import browser, charts, course, pipeline, progress, url
+from course_app import browser, charts, course, pipeline, progress, session, url
 from course_app.a11y import plain_maths
 from course_app.blas import one_blas_thread
 from course_app.classroom import learner as classroom
@@ -24,12 +24,6 @@ one_blas_thread()  # every page imports this module: the whole server process
 compact_malloc()
 
 PROGRESS_PARAM = url.PROGRESS
-COMPLETED = "completed_message"  # what the next full run announces (a catalog key)
-ONE_SHOT = "one_shot_taken"  # one-shot notes taken since the last full run: key -> value
-SHARE_KEY = "share_view"  # whether the share link is open
-LANG_SWITCHES = ("lang_choice", "lang_choice_top")  # the sidebar's, and the top of the page's on a phone
-TASK_PAGE = "tasks_page"  # the page whose checks TASK_SEEN holds (see try_this)
-TASK_SEEN = "tasks_seen"  # "<lesson>.<task>" -> whether its check held at its last run on this page
 
 # Our own fixed stylesheet (never text a learner typed). A display formula
 # wider than a phone scrolls sideways instead of being cut off, and on a
@@ -168,11 +162,11 @@ def setup_page(lesson_id: str | None = None) -> str:
     is counted as visited (the glossary passes "glossary", which is not counted).
     """
     forget_lang()  # a rerun may reuse the previous run's thread
-    st.session_state.pop(ONE_SHOT, None)
+    session.pop(session.ONE_SHOT, None)
     browser.take_stored_lang()
     rescue_crowded_url()
     lang = current_lang()
-    sidebar_switch, top_switch = LANG_SWITCHES
+    sidebar_switch, top_switch = session.LANG_SWITCHES
     language_switch(st.sidebar, sidebar_switch, lang)
     title = t(f"{lesson_id}.title") if lesson_id else t("home.title")
     st.set_page_config(page_title=f"{title} · {t('ui.app_name')}", page_icon="🔍", layout="wide")
@@ -189,7 +183,7 @@ def setup_page(lesson_id: str | None = None) -> str:
     save_progress(learner)  # also puts the URL right when it disagrees with the session
     if (kept := browser.sync(lang, learner)) is not None:  # progress kept in this browser
         save_progress(learner := kept)
-    if done := st.session_state.pop(COMPLETED, None):
+    if done := session.pop(session.COMPLETED, None):
         st.toast(t(done), icon="🎉")
     draw_menu(lang, learner)
     classroom.learner_panel(lesson_id)  # a class's join / leave, and a joined learner's visit
@@ -224,9 +218,9 @@ def rescue_crowded_url() -> None:
 def enter_page(page_id: str | None) -> None:
     """On the first run of a page (opened, or come back to from another page),
     forget what its tasks' checks were: try_this judges them afresh."""
-    if st.session_state.get(TASK_PAGE, "") != page_id or TASK_SEEN not in st.session_state:
-        st.session_state[TASK_PAGE] = page_id
-        st.session_state[TASK_SEEN] = {}
+    if session.get(session.TASK_PAGE, "") != page_id or not session.has(session.TASK_SEEN):
+        session.put(session.TASK_PAGE, page_id)
+        session.put(session.TASK_SEEN, {})
 
 
 def made_true(lesson_id: str, checks: dict[str, bool]) -> set[str]:
@@ -235,7 +229,7 @@ def made_true(lesson_id: str, checks: dict[str, bool]) -> set[str]:
     that already holds on its first run, with the values a shared link (or a
     reload) put in the URL, ticks nothing; the learner makes it false and true
     again. So a page calls try_this on every run of its section, from the first."""
-    seen = st.session_state.setdefault(TASK_SEEN, {})
+    seen = session.setdefault(session.TASK_SEEN, {})
     made = set()
     for tid, ok in checks.items():
         task = f"{lesson_id}.{tid}"
@@ -250,7 +244,7 @@ def language_switch(where, key: str, lang: str, **options) -> None:
     in the session only, never in the URL (?lang= is set by _switch_language)."""
     # The switch follows the URL on every run (after the browser's Back button
     # the session still holds the language the learner had switched to).
-    st.session_state[key] = lang
+    session.put(key, lang)
     where.segmented_control(
         "言語 / Language",
         LANGS,
@@ -263,22 +257,22 @@ def language_switch(where, key: str, lang: str, **options) -> None:
     )
 
 
-def _switch_language(key: str = LANG_SWITCHES[0]) -> None:
+def _switch_language(key: str = session.LANG_SWITCHES[0]) -> None:
     """The language lives in the URL (?lang=), so links and reloads keep it,
     and in the browser, so the plain address opens in it (browser.choose_lang)."""
-    url.put(url.LANG, st.session_state[key])
-    browser.choose_lang(st.session_state[key])
+    url.put(url.LANG, session.get(key))
+    browser.choose_lang(session.get(key))
     forget_lang()
 
 
 def load_progress() -> progress.Progress:
     """Progress lives in session state; on a fresh session it is read from ?p=."""
-    if "progress" not in st.session_state:
+    if not session.has(session.PROGRESS):
         learner, clean = progress.decode(url.get(url.PROGRESS) or "")
-        st.session_state.progress = learner
+        session.put(session.PROGRESS, learner)
         if not clean:
             st.toast(t("ui.progress_unreadable"), icon="⚠️")
-    return st.session_state.progress
+    return session.get(session.PROGRESS)
 
 
 def completed(message_key: str | None) -> None:
@@ -286,8 +280,8 @@ def completed(message_key: str | None) -> None:
     sidebar's counts (outside the fragment that noticed it) and the progress
     kept in the browser follow; the toast is shown by that run, and so are
     the one-shot notes this run already took (see one_shot)."""
-    st.session_state[COMPLETED] = message_key or ""
-    st.session_state.update(st.session_state.pop(ONE_SHOT, {}))
+    session.put(session.COMPLETED, message_key or "")
+    session.update(session.pop(session.ONE_SHOT, {}))
     st.rerun(scope="app")
 
 
@@ -295,16 +289,16 @@ def one_shot(key: str, default=None):
     """Take a note meant to be shown once (e.g. "sentence added") out of the
     session state. If completed() reruns the app in the same run, the note is
     put back so that the rerun shows it again."""
-    if key not in st.session_state:
+    if not session.has(key):
         return default
-    value = st.session_state.pop(key)
-    st.session_state.setdefault(ONE_SHOT, {})[key] = value
+    value = session.pop(key)
+    session.setdefault(session.ONE_SHOT, {})[key] = value
     return value
 
 
 def save_progress(learner: progress.Progress) -> None:
     """Keep the progress in the session and in the URL (?p=), so the two agree."""
-    st.session_state.progress = learner
+    session.put(session.PROGRESS, learner)
     encoded = progress.encode(learner)
     if encoded:
         url.put(url.PROGRESS, encoded)
@@ -393,7 +387,7 @@ def share_view() -> None:
     The progress stays out: it is the sharer's, not part of the view. Like a
     glossary look-up, its content is drawn only while it is open: it sits in
     every demo's fragment, which a slider move reruns."""
-    share = st.popover(t("ui.share"), icon=":material/link:", key=SHARE_KEY, on_change="rerun")
+    share = st.popover(t("ui.share"), icon=":material/link:", key=session.SHARE_VIEW, on_change="rerun")
     if not share.open:
         return
     params = url.everything() | {url.LANG: current_lang()}

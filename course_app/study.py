@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from course_app import course, progress, url
+from course_app import course, progress, session, url
 from course_app.glossary import TERM_PARAM
 from course_app.i18n import t
 from course_app.page import link_params, load_progress, page_href, save_progress
@@ -53,17 +53,13 @@ def anchor(term_id: str) -> str:
     return term_id.replace("_", "-")
 
 
-PENDING = "progress_pending"  # a file read but not applied yet: the learner chooses merge or replace
-FLASH = "progress_flash"  # (kind, catalog key, values): the outcome of the last action, shown once
-
-
 def _flash(kind: str, key: str, **values: object) -> None:
-    st.session_state[FLASH] = (kind, key, values)
+    session.put(session.PROGRESS_FLASH, (kind, key, values))
 
 
 def _apply(how: str) -> None:
     """Merge the pending file's progress into the learner's, or replace it."""
-    pending = st.session_state.pop(PENDING, None)
+    pending = session.pop(session.PROGRESS_PENDING, None)
     if pending is None:
         return
     before = load_progress()
@@ -73,7 +69,7 @@ def _apply(how: str) -> None:
 
 
 def _cancel() -> None:
-    st.session_state.pop(PENDING, None)
+    session.pop(session.PROGRESS_PENDING, None)
     _flash("info", "home.import_cancelled")
 
 
@@ -102,7 +98,7 @@ def progress_panel() -> None:
     max_kb = progress.MAX_FILE_BYTES // 1024
     st.caption(t("ux.upload_hint", limit=max_kb))  # Streamlit's own limit line is English (hidden)
     _upload(max_kb)
-    pending = st.session_state.get(PENDING)
+    pending = session.get(session.PROGRESS_PENDING)
     if pending is not None:
         _merge_or_replace(pending, learner)
     _reset()
@@ -110,7 +106,7 @@ def progress_panel() -> None:
 
 def _show_flash() -> None:
     """The outcome of the last action (merge, replace, cancel, reset), shown once."""
-    if flash := st.session_state.pop(FLASH, None):
+    if flash := session.pop(session.PROGRESS_FLASH, None):
         kind, key, values = flash
         getattr(st, kind)(t(key, **values))
 
@@ -121,15 +117,15 @@ def _upload(max_kb: int) -> None:
     upload = st.file_uploader(
         t("home.import"), key="progress_file", help=t("home.import_help", max_kb=max_kb)
     )
-    if upload is not None and st.session_state.get("progress_file_seen") != upload.file_id:
-        st.session_state.progress_file_seen = upload.file_id
+    if upload is not None and session.get(session.PROGRESS_FILE_SEEN) != upload.file_id:
+        session.put(session.PROGRESS_FILE_SEEN, upload.file_id)
         reading = _read_upload(upload)
-        st.session_state.pop(PENDING, None)
+        session.pop(session.PROGRESS_PENDING, None)
         if reading.progress is None:
             st.error(t(f"home.import_problem.{reading.problem}", max_kb=max_kb, skipped=reading.skipped))
         else:
-            st.session_state[PENDING] = reading.progress
-            st.session_state["progress_pending_skipped"] = reading.skipped
+            session.put(session.PROGRESS_PENDING, reading.progress)
+            session.put(session.PROGRESS_SKIPPED, reading.skipped)
 
 
 def _merge_or_replace(pending: progress.Progress, learner: progress.Progress) -> None:
@@ -137,7 +133,7 @@ def _merge_or_replace(pending: progress.Progress, learner: progress.Progress) ->
     choices: merge, replace, cancel."""
     with st.container(border=True):
         st.markdown(t("home.import_summary", **progress.counts(pending)))
-        if skipped := st.session_state.get("progress_pending_skipped", 0):
+        if skipped := session.get(session.PROGRESS_SKIPPED, 0):
             st.caption(t("home.import_skipped", skipped=skipped))
         st.markdown(t("home.import_current", **progress.counts(learner)))
         merge, replace, cancel = st.columns(3)

@@ -36,14 +36,12 @@ import numpy as np
 import streamlit as st
 from streamlit.errors import StreamlitValueAboveMaxError, StreamlitValueBelowMinError
 
-from course_app import url
+from course_app import session, url
 from course_app.i18n import md_escape, t
 from course_app.streamlit_private import correct_url_value, forget_url_value, url_params
 
 GUARDED: set[str] = set()  # every key that went through ``bound`` in this process (tests read it)
 SHOWN_VALUE_CHARS = 24  # how much of a bad value the message repeats
-RETRIED = "url_state_retried_{}"  # session flag: this control was just started again
-SHOWN_START = "url_state_shown_start"  # session: {key: index} where each glossed choice started
 _LOGGER = logging.getLogger(__name__)
 NUMERIC = ("slider", "number_input")
 CHOICE = ("select_slider", "selectbox", "radio", "segmented_control", "pills")
@@ -73,7 +71,7 @@ def bound(widget: Callable, *args: Any, limits: tuple[float, float] | None = Non
         value = widget(*args, bind="query-params", **kwargs)
     except (StreamlitValueAboveMaxError, StreamlitValueBelowMinError) as error:
         start_again(str(key), error)
-    st.session_state.pop(RETRIED.format(key), None)
+    session.pop(session.retried(key), None)
     return value
 
 
@@ -83,12 +81,12 @@ def start_again(key: str, error: Exception) -> NoReturn:
     17,551 actions without a way to replay it). Forget the value and run the app
     again, once, so the control starts from its default instead of the learner
     seeing an error; a second refusal in a row is a real bug and is raised."""
-    retried = RETRIED.format(key)
-    if st.session_state.get(retried):
+    retried = session.retried(key)
+    if session.get(retried):
         raise error
     _LOGGER.warning("%s refused for %r; starting the control again from its default", error, key)
     _forget(key)
-    st.session_state[retried] = True
+    session.put(retried, True)
     st.rerun()
 
 
@@ -176,10 +174,10 @@ def forget_stale_value(kind: str, spec: dict[str, Any], key: str) -> None:
     longer allowed. Streamlit would refuse it with an error; instead the control
     quietly starts again from its default, in the session and in the URL (no
     message: the learner did nothing wrong)."""
-    if kind not in NUMERIC + CHOICE or key not in st.session_state:
+    if kind not in NUMERIC + CHOICE or not session.has(key):
         return
     try:  # a value sent over the websocket can be anything: an option the control never had
-        value = st.session_state[key]
+        value = session.get(key)
         if isinstance(value, list | tuple | dict) or value is None:
             return
         text = str((spec.get("format_func") or str)(value)) if kind in CHOICE else str(value)
@@ -192,7 +190,7 @@ def forget_stale_value(kind: str, spec: dict[str, Any], key: str) -> None:
 
 def _forget(key: str) -> None:
     """Drop the control's value from the session and from the URL."""
-    st.session_state.pop(key, None)
+    session.pop(key, None)
     forget_url_value(key)
 
 
@@ -327,8 +325,8 @@ def shown_choice(
     forget_stale_value(kind, spec | {"label": label}, key)
     check_url_value(kind, spec | {"label": label}, key)
     GUARDED.add(key)
-    starts = st.session_state.setdefault(SHOWN_START, {})
-    if key not in st.session_state:  # no widget yet: it starts at the link's choice, else the default
+    starts = session.setdefault(session.URL_SHOWN_START, {})
+    if not session.has(key):  # no widget yet: it starts at the link's choice, else the default
         linked = url.get(key)
         starts[key] = url_labels.index(linked) if linked in url_labels else index
     # The start is passed as the widget's index, so the browser draws it from

@@ -12,7 +12,7 @@ import pandas as pd
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import charts, ranking, tables, url_state
+from course_app import charts, ranking, session, tables, url_state
 from course_app.folds import fold
 from course_app.i18n import gloss, md_escape, num, pct, pct_label, t, vec
 from course_app.snippets import Plot, Snippet, code_fold, literal
@@ -50,7 +50,7 @@ def query_controls(
         distinct_labels(tokens),
         glossed_labels(tokens),
         default,
-        key=f"{prefix}_query",
+        key=session.explorer_query(prefix),
         in_url=in_url,
     )
     mask = kept(
@@ -110,10 +110,10 @@ def query_sliders(
 
     Shapes: defaults [n, d] -> [n, d]"""
     defaults = np.asarray(defaults, dtype=float)
-    store_key = f"{prefix}_edits"
-    if store_key not in st.session_state:  # a new session: read the edits from the URL
-        st.session_state[store_key] = _edits_from_url(defaults, prefix, bound)
-    edits: dict[int, np.ndarray] = st.session_state[store_key]
+    store_key = session.edits(prefix)
+    if not session.has(store_key):  # a new session: read the edits from the URL
+        session.put(store_key, _edits_from_url(defaults, prefix, bound))
+    edits: dict[int, np.ndarray] = session.get(store_key)
     start = edits.get(chosen, defaults[chosen])
     values = np.array(
         [
@@ -213,7 +213,7 @@ def explorer_map(view: Explored, prefix: str) -> None:
         view.result.weights,
         view.allowed,
         t("ui.explorer.map_alt", n=n),
-        pick_into=f"{prefix}_query",
+        pick_into=session.explorer_query(prefix),
         chosen=view.query,
     )
 

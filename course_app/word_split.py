@@ -7,13 +7,10 @@ from __future__ import annotations
 
 import streamlit as st
 
+from course_app import session
 from course_app.i18n import t
 from course_app.page import one_shot
 from lesson_core.japanese import proposed_split
-
-
-def _flag(key: str) -> str:
-    return f"{key}__split"
 
 
 def propose(key: str, unless: str | None = None) -> bool:
@@ -21,17 +18,17 @@ def propose(key: str, unless: str | None = None) -> bool:
     ``key`` by its words separated by spaces. Does nothing when the session
     state value ``unless`` is true (e.g. "one token per character"). Returns
     whether it changed the text."""
-    if unless and st.session_state.get(unless):
+    if unless and session.get(unless):
         return False
-    split = proposed_split(st.session_state.get(key, ""))
+    split = proposed_split(session.get(key, ""))
     if split is None:
         return False
-    st.session_state[key] = split
-    st.session_state[_flag(key)] = True
+    session.put(key, split)
+    session.put(session.split_flag(key), True)
     return True
 
 
 def notice(key: str, message_key: str, **values: str) -> None:
     """Say once, right after it happened, that the text of ``key`` was split."""
-    if one_shot(_flag(key), False):
+    if one_shot(session.split_flag(key), False):
         st.info(t(message_key, **values), icon=":material/content_cut:")

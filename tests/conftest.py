@@ -18,8 +18,8 @@ from required import missing
 from streamlit import dataframe_util
 from streamlit.testing.v1 import AppTest
 
-from course_app.folds import PREFIX as FOLD_PREFIX
 from course_app.i18n import LANGS
+from course_app.session import fold as fold_key
 
 ROOT = Path(__file__).resolve().parent.parent
 HOME = ROOT / "streamlit_app.py"
@@ -84,7 +84,7 @@ def open_folds(at: AppTest, each_run: Callable[[AppTest], object] | None = None)
     drawn, so a test that reads it opens it first. ``each_run`` sees the page
     after each of the reruns (what a rerun shows once, like a toast)."""
     for _ in range(4):
-        closed = [k for k in at.session_state if k.startswith(FOLD_PREFIX) and not at.session_state[k]]
+        closed = [k for k in at.session_state if k.startswith(fold_key("")) and not at.session_state[k]]
         if not closed:
             break
         for key in closed:

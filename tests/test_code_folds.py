@@ -23,8 +23,8 @@ import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 from streamlit.testing.v1 import AppTest
 
-from course_app.folds import fold_key
 from course_app.i18n import LANGS, catalog
+from course_app.session import fold as fold_key
 from lesson_core.examples import PRONOUN
 
 IT, CAT = PRONOUN.index("それ"), PRONOUN.index("猫")

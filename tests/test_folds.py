@@ -4,7 +4,7 @@ the learner comes back to the page; its open state stays out of the URL."""
 
 from conftest import all_text, open_folds, open_page
 
-from course_app.folds import fold_key
+from course_app.session import fold as fold_key
 
 ATTENTION = "pages/2_attention.py"
 BIGRAM = "pages/1_bigram.py"

@@ -36,8 +36,7 @@ def test_an_unknown_value_counts_as_absent(bad):
 
 
 def test_choosing_a_language_keeps_it_for_the_browser():
-    from course_app.browser import CHOSEN_LANG
-    from course_app.i18n import STORED_LANG
+    from course_app.session import CHOSEN_LANG, STORED_LANG
 
     at = open_page("pages/2_attention.py", "ja")
     at.sidebar.segmented_control(key="lang_choice").set_value("en").run()
@@ -46,7 +45,8 @@ def test_choosing_a_language_keeps_it_for_the_browser():
 
 
 def test_the_kept_language_speaks_when_the_url_has_none():
-    from course_app.i18n import STORED_LANG, catalog
+    from course_app.i18n import catalog
+    from course_app.session import STORED_LANG
 
     at = open_page("pages/2_attention.py", "ja")
     at.session_state[STORED_LANG] = "en"  # what the browser reported

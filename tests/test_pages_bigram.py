@@ -7,6 +7,7 @@ from collections import Counter
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_page
 
+from course_app import session
 from course_app.i18n import LANGS
 from lesson_core.corpus_input import MAX_SENTENCES
 from lesson_core.examples import CORPUS
@@ -398,7 +399,7 @@ def test_a_value_streamlit_refuses_starts_the_control_again(monkeypatch):
     from course_app import url_state
 
     def holds_a_stale_value(kind, spec, key):
-        if key == "bg_read" and not st.session_state.get(url_state.RETRIED.format(key)):
+        if key == "bg_read" and not st.session_state.get(session.retried(key)):
             st.session_state[key] = spec["max_value"] + 1
 
     monkeypatch.setattr(url_state, "forget_stale_value", holds_a_stale_value)
@@ -406,7 +407,7 @@ def test_a_value_streamlit_refuses_starts_the_control_again(monkeypatch):
     assert_clean(at)
     slider = at.slider(key="bg_read")
     assert (slider.value, slider.max) == (2, 4)
-    assert url_state.RETRIED.format("bg_read") not in at.session_state  # ready for the next time
+    assert session.retried("bg_read") not in at.session_state  # ready for the next time
 
 
 def test_a_tie_at_the_cut_of_a_top_list_is_kept_whole(lang):

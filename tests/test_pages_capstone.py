@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 from conftest import all_text, assert_clean, chart_frames, open_folds, open_page
 
-from course_app.folds import fold_key
+from course_app import session
 from course_app.i18n import catalog, pct
+from course_app.session import fold as fold_key
 from lesson_core.bigram import total_variation
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import LOSS_TARGET, Config, next_token_distribution
@@ -80,7 +81,7 @@ def parameter_total(at) -> str:
 
 def runs(at) -> int:
     try:
-        return at.session_state[training.RUNS]
+        return at.session_state[session.GPT_TRAIN_RUNS]
     except KeyError:
         return 0
 
@@ -639,7 +640,7 @@ def stage_frames(at) -> list:
 
 
 def appended(at) -> list[str]:
-    return list(at.session_state[generation.GROWN][1])
+    return list(at.session_state[session.GPT_GROWN][1])
 
 
 def test_next_token_appends_the_drawn_token_one_at_a_time(default_run, lang):

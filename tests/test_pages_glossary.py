@@ -9,11 +9,12 @@ import pytest
 from conftest import all_text, assert_clean, open_folds, open_page
 
 from course_app import TERMS, anchor
-from course_app.folds import fold_key
 from course_app.glossary import TERM_PARAM
 from course_app.i18n import catalog
+from course_app.session import GLOSSARY_SEARCH as SEARCH_KEY
+from course_app.session import fold as fold_key
 from course_app.url_state import SHOWN_VALUE_CHARS
-from lessons.glossary.page import SEARCH_KEY, SEARCH_MAX, entry_fold, folded
+from lessons.glossary.page import SEARCH_MAX, entry_fold, folded
 
 GLOSSARY = "pages/10_glossary.py"
 

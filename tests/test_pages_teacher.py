@@ -10,6 +10,7 @@ import pytest
 import streamlit as st
 from conftest import all_text, assert_clean, open_page
 
+from course_app import session
 from course_app.classroom import connect, learner, store, teacher
 from course_app.i18n import md_escape
 
@@ -55,7 +56,7 @@ def test_the_teacher_page_renders_in_both_languages(lang):
 def test_a_new_class_shows_its_link_and_code_and_an_empty_class(lang):
     at = create_class(lang, "<b>1-A</b> **x**")
     assert_clean(at)
-    opened = at.session_state[teacher.OPENED]
+    opened = at.session_state[session.TEACHER_CLASS]
     assert opened.name == "<b>1-A</b> **x**"
     assert md_escape(opened.name) in at.subheader[0].value
     assert any(f"/?join={opened.code}" in code.value for code in at.code)
@@ -75,7 +76,7 @@ def test_passcodes_that_differ_or_are_short_are_refused():
     fields[4].input("short")
     at.button[1].click().run()
     assert "A passcode needs at least 6 characters." in [e.value for e in at.error]
-    assert teacher.OPENED not in at.session_state
+    assert session.TEACHER_CLASS not in at.session_state
 
 
 def test_a_wrong_passcode_is_refused_and_the_right_one_opens(monkeypatch):
@@ -89,10 +90,10 @@ def test_a_wrong_passcode_is_refused_and_the_right_one_opens(monkeypatch):
     assert [e.value for e in at.error] == [
         "Wrong code or passcode. After several wrong tries in a row you have to wait before trying again."
     ]
-    assert slept == [teacher.WRONG_PASSCODE_DELAY] and teacher.OPENED not in at.session_state
+    assert slept == [teacher.WRONG_PASSCODE_DELAY] and session.TEACHER_CLASS not in at.session_state
     at.text_input[1].input("right passcode")
     at.button[0].click().run()
-    assert at.session_state[teacher.OPENED] == made
+    assert at.session_state[session.TEACHER_CLASS] == made
 
 
 def test_too_many_wrong_passcodes_wait_even_with_the_right_one():
@@ -105,7 +106,7 @@ def test_too_many_wrong_passcodes_wait_even_with_the_right_one():
     at.text_input[1].input("right passcode")
     at.button[0].click().run()
     assert any(e.value.startswith("Too many attempts failed in a row.") for e in at.error)
-    assert teacher.OPENED not in at.session_state
+    assert session.TEACHER_CLASS not in at.session_state
 
 
 def join(code: str, nickname: str, lang: str = "en"):
@@ -121,7 +122,7 @@ def test_a_learner_joins_from_the_link_and_the_teacher_sees_what_they_did():
     nickname = "<img src=x> **ann** :red[x]"
     at = join(made.code, nickname)
     assert_clean(at)
-    seat = at.session_state[learner.SEAT]
+    seat = at.session_state[session.CLASS_SEAT]
     assert seat.nickname == nickname and at.query_params["seat"] == seat.token
     assert "join" not in at.query_params
     assert md_escape(nickname) in " ".join(c.value for c in at.sidebar.caption)
@@ -138,7 +139,7 @@ def test_a_learner_joins_from_the_link_and_the_teacher_sees_what_they_did():
         (store.QUIZ_RIGHT, "scaling", "q1"),
     ]
     teacher_view = open_page(TEACHER, "en")
-    teacher_view.session_state[teacher.OPENED] = made
+    teacher_view.session_state[session.TEACHER_CLASS] = made
     teacher_view.run()
     assert_clean(teacher_view)
     grid = teacher_view.dataframe[0].value
@@ -155,19 +156,19 @@ def test_a_learner_with_a_wrong_code_or_a_taken_nickname_is_told_why():
         "Someone in this class already uses that nickname. Choose another one."
     ]
     at = join(made.code, "x" * 40 + "\x00")
-    assert learner.SEAT not in at.session_state
+    assert session.CLASS_SEAT not in at.session_state
 
 
 def test_a_reload_with_the_seat_keeps_the_learner_in_the_class_until_they_leave():
     made = store.create_class(connect.ready(), "1-A", "passcode")
-    seat = join(made.code, "ann").session_state[learner.SEAT]
+    seat = join(made.code, "ann").session_state[session.CLASS_SEAT]
     at = open_page("pages/2_attention.py", "en", {"seat": seat.token})
-    assert at.session_state[learner.SEAT] == seat
+    assert at.session_state[session.CLASS_SEAT] == seat
     at.sidebar.button(key="classroom_leave").click().run()
-    assert learner.SEAT not in at.session_state and "seat" not in at.query_params
+    assert session.CLASS_SEAT not in at.session_state and "seat" not in at.query_params
     assert store.seat_of(connect.ready(), seat.token) is None
     again = open_page("pages/2_attention.py", "en", {"seat": seat.token})
-    assert learner.SEAT not in again.session_state and "seat" not in again.query_params
+    assert session.CLASS_SEAT not in again.session_state and "seat" not in again.query_params
 
 
 def test_a_learner_who_never_joins_touches_no_database(fresh_data):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -88,3 +89,82 @@ def test_no_control_is_kept_in_the_url_outside_the_state_layer():
 )
 def test_the_url_check_tells_a_use_of_the_url_from_a_link(source, uses_the_url):
     assert bool(URL_USE.search(source)) is uses_the_url
+
+
+# The session is read and written in course_app/session.py alone, by names
+# that module gives: no other module touches st.session_state, spells one of
+# its keys, or hands its accessors a key of its own making.
+SESSION_KEEPER = "course_app/session.py"
+ACCESSORS = {"get", "put", "pop", "has", "setdefault"}
+
+
+def session_misuses(source: str, keys: set[str]) -> list[str]:
+    """What in ``source`` reaches the session other than through course_app.session's names."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr == "session_state":
+            if getattr(node.value, "id", "") == "st":
+                found.append(f"line {node.lineno}: st.session_state")
+        elif isinstance(node, ast.ImportFrom) and node.module == "streamlit":
+            if any(alias.name == "session_state" for alias in node.names):
+                found.append(f"line {node.lineno}: imports session_state")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in keys:
+            found.append(f"line {node.lineno}: spells the key {node.value!r}")
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and getattr(node.func.value, "id", "") == "session"
+            and node.func.attr in ACCESSORS
+            and node.args
+            and isinstance(node.args[0], ast.Constant | ast.JoinedStr | ast.BinOp)
+        ):
+            found.append(f"line {node.lineno}: session.{node.func.attr} given a key of its own")
+    return found
+
+
+def test_no_session_key_is_touched_or_spelled_outside_the_state_layer():
+    from course_app import session
+
+    keys = set(session.named().values())
+    assert {"progress", "bg_added", "classroom_seat", "gpt_heads"} <= keys  # the list is read
+    sources = app_sources()
+    assert any(str(path.relative_to(ROOT)) == SESSION_KEEPER for path in sources)
+    misuses = {
+        str(path.relative_to(ROOT)): found
+        for path in sources
+        if str(path.relative_to(ROOT)) != SESSION_KEEPER
+        and (found := session_misuses(path.read_text(encoding="utf-8"), keys))
+    }
+    assert misuses == {}
+
+
+def test_every_session_key_is_named_once():
+    from course_app import session
+
+    named = session.named()
+    assert len(named) >= 40
+    source = ast.parse((ROOT / SESSION_KEEPER).read_text(encoding="utf-8"))
+    spelled = [node.value for node in ast.walk(source) if isinstance(node, ast.Constant)]
+    assert {key: spelled.count(key) for key in named.values() if spelled.count(key) != 1} == {}
+
+
+@pytest.mark.parametrize(
+    ("source", "misuses"),
+    [
+        ('x = st.session_state["bg_added"]', 2),  # st.session_state, and the key spelled
+        ("st.session_state.progress = learner", 1),
+        ("from streamlit import session_state", 1),
+        ('st.text_input("label", key="bg_new")', 1),  # a widget key named here, not in session.py
+        ('session.put("bg_notice", ("added", {}))', 2),
+        ('session.get(f"{prefix}_edits")', 1),
+        ('session.pop("url_state_retried_" + key)', 1),
+        ("session.put(session.BG_ADDED, added)", 0),
+        ("session.get(session.fold(name))", 0),
+        ("session.pop(key, None)", 0),  # a key handed in by the caller
+        ('st.text_input("label", key="pg_sentence")', 0),  # a key only its widget reads
+        ('t("progress.file_label")', 0),
+    ],
+)
+def test_the_session_check_finds_each_way_round_the_state_layer(source, misuses):
+    keys = {"progress", "bg_added", "bg_new", "bg_notice"}
+    assert len(session_misuses(source, keys)) == misuses

@@ -10,7 +10,6 @@ from conftest import all_text, assert_clean, open_page
 
 from course_app.glossary import TERMS
 from course_app.i18n import catalog
-from course_app.page import SHARE_KEY
 from course_app.progress import (
     APP_NAME,
     FILE_VERSION,
@@ -21,6 +20,7 @@ from course_app.progress import (
     read_file,
     to_json,
 )
+from course_app.session import SHARE_VIEW as SHARE_KEY
 from course_app.study import look_up_key
 
 GLOSSARY = "pages/10_glossary.py"

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import ROOT, assert_clean, chart_frames, open_page
 
-from course_app.page import SHARE_KEY
+from course_app.session import SHARE_VIEW as SHARE_KEY
 
 PLAYGROUND = "pages/9_playground.py"
 BIGRAM = "pages/1_bigram.py"

@@ -13,6 +13,7 @@ import numpy as np
 import pyarrow as pa
 import streamlit as st
 
+from course_app import session
 from course_app.charts import export
 from course_app.i18n import t
 
@@ -60,13 +61,12 @@ def _column(values: Sequence[Any] | np.ndarray) -> pa.Array:
 
 # Session key: the page's title and how many charts this run has drawn (each
 # chart's PNG download needs a key of its own; see ``show``).
-EXPORTS = "chart_exports"
 
 
 def start_exports(lesson: str) -> None:
     """Name this run's charts' PNG files after ``lesson`` (the page's title)
     and count its charts from zero. ``setup_page`` calls it on every run."""
-    st.session_state[EXPORTS] = {"lesson": lesson, "drawn": 0}
+    session.put(session.CHART_EXPORTS, {"lesson": lesson, "drawn": 0})
 
 
 def show(
@@ -94,7 +94,7 @@ def show(
 def save_button(data: pa.Table, spec: dict[str, Any], alt_text: str) -> None:
     """A download of the chart as a PNG image, rendered only when it is
     pressed (``export.png``), named after the page and the chart's alt text."""
-    exports = st.session_state.setdefault(EXPORTS, {"lesson": "", "drawn": 0})
+    exports = session.setdefault(session.CHART_EXPORTS, {"lesson": "", "drawn": 0})
     exports["drawn"] += 1  # a key per chart: two charts may share an alt text
     st.container(horizontal=True, horizontal_alignment="right").download_button(
         t("ui.chart.save"),

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import altair as alt
 import numpy as np
 import pyarrow as pa
-import streamlit as st
 
+from course_app import session
 from course_app.charts.base import (
     DIVERGING,
     MASKED_GREY,
@@ -356,9 +356,9 @@ def row_picker(chart_key: str, target_key: str) -> Callable[[], None]:
     cell's row index into the widget ``target_key`` (e.g. the query selectbox)."""
 
     def pick() -> None:
-        points = st.session_state[chart_key].selection.get("pick", [])
+        points = session.get(chart_key).selection.get("pick", [])
         if points and "row_i" in points[0]:
-            st.session_state[target_key] = int(points[0]["row_i"])
+            session.put(target_key, int(points[0]["row_i"]))
 
     return pick
 

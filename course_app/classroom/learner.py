@@ -15,16 +15,13 @@ import time
 import sqlalchemy as sa
 import streamlit as st
 
-from course_app import course, url
+from course_app import course, session, url
 from course_app.classroom import connect, store
 from course_app.classroom.limits import Limiter
 from course_app.i18n import md_escape, t, t_count
 from course_app.streamlit_private import session_id
 
-SEAT = "classroom_seat"  # session key: the store.Seat of a joined learner
 SEAT_PARAM, JOIN_PARAM = url.SEAT, url.JOIN
-_VISITED, _ANSWERS = "classroom_visited", "classroom_answers"
-_LOOKED, _UNREACHED = "classroom_seat_looked_up", "classroom_seat_unreached"
 FAILED_JOIN_DELAY = 1.0  # seconds a wrong class code costs
 # Wrong codes: 5 a minute per session, 60 a minute for the whole process.
 PER_SESSION, PER_PROCESS = Limiter(5, 60.0), Limiter(60, 60.0)
@@ -47,7 +44,7 @@ def problem(code: str, **values: int) -> str:
 
 
 def seat() -> store.Seat | None:
-    return st.session_state.get(SEAT)
+    return session.get(session.CLASS_SEAT)
 
 
 def link_params() -> dict[str, str]:
@@ -76,12 +73,12 @@ def record_answer(lesson_id: str, quiz_id: str, choice: int, right: bool) -> Non
     a question already right before joining has no first try."""
     if seat() is None:
         return
-    key, answers = f"{lesson_id}.{quiz_id}", st.session_state.setdefault(_ANSWERS, {})
+    key, answers = f"{lesson_id}.{quiz_id}", session.setdefault(session.CLASS_ANSWERS, {})
     if answers.get(key) == choice:
         return
     first = key not in answers
     answers[key] = choice
-    progress = st.session_state.get("progress")
+    progress = session.get(session.PROGRESS)
     if first and progress is not None and key in progress.quizzes:
         return
     if first:
@@ -95,8 +92,8 @@ def learner_panel(page_id: str | None) -> None:
     count a lesson's visit, and draw the sidebar's class panel."""
     joined = seat() or _seat_from_url()
     if joined is not None:
-        if page_id in course.BY_ID and st.session_state.get(_VISITED) != page_id:
-            st.session_state[_VISITED] = page_id
+        if page_id in course.BY_ID and session.get(session.CLASS_VISITED) != page_id:
+            session.put(session.CLASS_VISITED, page_id)
             _put(store.VISIT, page_id)
         _joined_panel(joined)
     elif code := url.get(url.JOIN):
@@ -119,17 +116,17 @@ def _seat_from_url() -> store.Seat | None:
     token = url.get(url.SEAT)
     if not token:
         return None
-    if st.session_state.get(_LOOKED) != token:
-        st.session_state[_LOOKED] = token
+    if session.get(session.CLASS_LOOKED) != token:
+        session.put(session.CLASS_LOOKED, token)
         try:
             found = store.seat_of(connect.ready(), token)
         except sa.exc.SQLAlchemyError:
-            st.session_state[_UNREACHED] = True
+            session.put(session.CLASS_UNREACHED, True)
             return None
         if found is not None:
-            st.session_state[SEAT] = found
+            session.put(session.CLASS_SEAT, found)
             return found
-    if not st.session_state.get(_UNREACHED):
+    if not session.get(session.CLASS_UNREACHED):
         url.drop(url.SEAT)
     return None
 
@@ -149,8 +146,8 @@ def _leave(joined: store.Seat) -> None:
     except sa.exc.SQLAlchemyError:
         st.error(problem("database"))
         return
-    for key in (SEAT, _VISITED, _ANSWERS):
-        st.session_state.pop(key, None)
+    for key in (session.CLASS_SEAT, session.CLASS_VISITED, session.CLASS_ANSWERS):
+        session.pop(key, None)
     url.drop(url.SEAT)
     st.rerun()
 
@@ -183,7 +180,7 @@ def _join(code: str, nickname: str) -> None:
     except sa.exc.SQLAlchemyError:
         st.error(problem("database"))
         return
-    st.session_state[SEAT] = joined
+    session.put(session.CLASS_SEAT, joined)
     url.drop(url.JOIN)
     url.put(url.SEAT, joined.token)
     st.rerun()

@@ -13,14 +13,13 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import sqlalchemy as sa
 import streamlit as st
 
-from course_app import charts, course
+from course_app import charts, course, session
 from course_app.a11y import plain_maths
 from course_app.classroom import connect, report, store
 from course_app.classroom.learner import problem
 from course_app.classroom.limits import Limiter
 from course_app.i18n import md_escape, num, pct, t, t_count
 
-OPENED = "teacher_class"  # session key: the store.ClassInfo the teacher opened
 REFRESH_SECONDS = 5
 WRONG_PASSCODE_DELAY = 2.0  # seconds a wrong passcode costs
 # Wrong passcodes: 5 in 5 minutes per class code, 100 for the whole process.
@@ -34,9 +33,9 @@ def pause(seconds: float) -> None:
 
 def teacher_page() -> None:
     """The page below its title: the class opened, or the two ways in."""
-    if st.session_state.pop("teacher_deleted", False):
+    if session.pop(session.TEACHER_DELETED, False):
         st.success(t("teacher.deleted"))
-    opened = st.session_state.get(OPENED)
+    opened = session.get(session.TEACHER_CLASS)
     if opened is not None:
         class_view(opened)
         return
@@ -66,7 +65,7 @@ def create_form() -> None:
     except sa.exc.SQLAlchemyError:
         st.error(problem("database"))
         return
-    st.session_state[OPENED] = created
+    session.put(session.TEACHER_CLASS, created)
     st.rerun()
 
 
@@ -92,7 +91,7 @@ def open_form() -> None:
         pause(WRONG_PASSCODE_DELAY)
         st.error(t("teacher.wrong"))
         return
-    st.session_state[OPENED] = opened
+    session.put(session.TEACHER_CLASS, opened)
     st.rerun()
 
 
@@ -112,7 +111,7 @@ def class_view(opened: store.ClassInfo) -> None:
     st.code(join_link(opened.code), language=None, wrap_lines=True)
     st.markdown(t("teacher.code_is", code=md_escape(opened.code)))
     if st.button(t("teacher.close"), icon=":material/logout:"):
-        del st.session_state[OPENED]
+        session.pop(session.TEACHER_CLASS)
         st.rerun()
     minutes = st.number_input(t("teacher.stuck_minutes"), 1, 120, 5, key="teacher_stuck_minutes")
     live_tables(opened, minutes)
@@ -227,6 +226,6 @@ def delete_section(opened: store.ClassInfo) -> None:
             except sa.exc.SQLAlchemyError:
                 st.error(problem("database"))
                 return
-            del st.session_state[OPENED]
-            st.session_state["teacher_deleted"] = True
+            session.pop(session.TEACHER_CLASS)
+            session.put(session.TEACHER_DELETED, True)
             st.rerun()

@@ -20,6 +20,7 @@ from course_app import (
     md_escape,
     one_shot,
     pct,
+    session,
     t,
     tables,
     url_state,
@@ -30,8 +31,6 @@ from lesson_core.bigram import PrefixComparison, fit_bigram, frequent_tokens
 from lesson_core.corpus_input import MAX_SENTENCES, MAX_TOKENS, check_sentence, split_sentence
 from lesson_core.ranking import top_k_whole
 
-ADDED = "bg_added"  # the learner's sentences: a plain list of str, tokens joined by one space
-NOTICE = "bg_notice"  # the outcome of the last add / remove, shown once
 MAP_LIMIT = 30  # rows and columns the count map has room for
 Sentence = tuple[str, ...]
 
@@ -40,14 +39,14 @@ ADDED_PARAM = "bg_add"  # the learner's sentences in the URL (one value each), s
 
 
 def added_sentences(base: Sequence[Sentence] = ()) -> list[Sentence]:
-    """The learner's sentences, kept in st.session_state["bg_added"] (so they
+    """The learner's sentences, kept in the session (session.BG_ADDED, so they
     survive moving to another lesson and back) and in the URL (?bg_add=, so
     they survive a reload or a server restart). A fresh session reads them
     back from the URL, checking each like a typed one; the URL is rewritten
     whenever it disagrees with the session."""
-    if ADDED not in st.session_state:
-        st.session_state[ADDED] = _from_url(base)
-    added = st.session_state[ADDED]
+    if not session.has(session.BG_ADDED):
+        session.put(session.BG_ADDED, _from_url(base))
+    added = session.get(session.BG_ADDED)
     url_state.keep(ADDED_PARAM, list(added))
     return [split_sentence(s) for s in added]
 
@@ -71,32 +70,30 @@ def _from_url(base: Sequence[Sentence]) -> list[str]:
         if check.ok:
             kept.append(" ".join(check.tokens))
     if len(kept) < len(linked):
-        st.session_state[NOTICE] = ("link_dropped", {"n": len(linked) - len(kept), "kept": len(kept)})
+        session.put(session.BG_NOTICE, ("link_dropped", {"n": len(linked) - len(kept), "kept": len(kept)}))
     return kept
 
 
 def _add(base: Sequence[Sentence]) -> None:
-    if word_split.propose("bg_new"):  # Japanese without spaces: show the split, add on the next press
+    if word_split.propose(session.BG_NEW):  # Japanese without spaces: show the split, add on the next press
         return
-    added = list(st.session_state.get(ADDED, []))
-    check = check_sentence(
-        st.session_state.get("bg_new", ""), [*base, *map(split_sentence, added)], len(added)
-    )
+    added = list(session.get(session.BG_ADDED, []))
+    check = check_sentence(session.get(session.BG_NEW, ""), [*base, *map(split_sentence, added)], len(added))
     new: list[str] = []
     if check.ok:
         known = {tok for sentence in [*base, *map(split_sentence, added)] for tok in sentence}
         new = [tok for tok in dict.fromkeys(check.tokens) if tok not in known]  # a missing space shows here
-        st.session_state[ADDED] = [*added, " ".join(check.tokens)]
-        st.session_state["bg_new"] = ""
+        session.put(session.BG_ADDED, [*added, " ".join(check.tokens)])
+        session.put(session.BG_NEW, "")
     values = check.values | {"n_added": len(added) + check.ok}
-    st.session_state[NOTICE] = (check.problem or "added", values | ({"new": new} if new else {}))
+    session.put(session.BG_NOTICE, (check.problem or "added", values | ({"new": new} if new else {})))
 
 
 def _remove() -> None:
-    gone = st.session_state.get("bg_remove_pick")
-    added = [s for s in st.session_state.get(ADDED, []) if s != gone]
-    st.session_state[ADDED] = added
-    st.session_state[NOTICE] = ("removed", {"n_added": len(added)})
+    gone = session.get(session.BG_REMOVE_PICK)
+    added = [s for s in session.get(session.BG_ADDED, []) if s != gone]
+    session.put(session.BG_ADDED, added)
+    session.put(session.BG_NOTICE, ("removed", {"n_added": len(added)}))
 
 
 def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
@@ -116,10 +113,10 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
             st.dataframe(frame, hide_index=True, height=38 + 35 * min(len(frame), 16))
     st.caption(t("bigram.add.limits", max_tokens=MAX_TOKENS, max_sentences=MAX_SENTENCES, n_added=len(added)))
     with st.form("bg_add_form", clear_on_submit=False, border=True):
-        st.text_input(t("bigram.add.label"), key="bg_new", placeholder=t("bigram.add.placeholder"))
+        st.text_input(t("bigram.add.label"), key=session.BG_NEW, placeholder=t("bigram.add.placeholder"))
         st.form_submit_button(t("bigram.add.button"), key="bg_add", on_click=_add, args=(tuple(base),))
-    word_split.notice("bg_new", "ux.split_check", button=t("bigram.add.button"))
-    code, values = one_shot(NOTICE, (None, {}))  # shown again if a ticked task reruns the page
+    word_split.notice(session.BG_NEW, "ux.split_check", button=t("bigram.add.button"))
+    code, values = one_shot(session.BG_NOTICE, (None, {}))  # shown again if a ticked task reruns the page
     if code in ("added", "removed"):
         st.success(t(f"bigram.input.{code}", **{k: v for k, v in values.items() if k != "new"}))
         if values.get("new"):
@@ -131,10 +128,10 @@ def corpus_editor(base: Sequence[Sentence], added: Sequence[Sentence]) -> None:
             )
     elif code:
         st.warning(t(f"bigram.input.{code}", **values))
-    mine = st.session_state.get(ADDED, [])
+    mine = session.get(session.BG_ADDED, [])
     if mine:
         pick, button = st.columns([3, 1], vertical_alignment="bottom")
-        pick.selectbox(t("bigram.add.remove_label"), mine, key="bg_remove_pick")
+        pick.selectbox(t("bigram.add.remove_label"), mine, key=session.BG_REMOVE_PICK)
         button.button(t("bigram.add.remove_button"), key="bg_remove", on_click=_remove)
 
 

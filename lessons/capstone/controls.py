@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from course_app import bound, t, t_count, tables
+from course_app import bound, session, t, t_count, tables
 from lesson_core.capstone import (
     BLOCKS,
     LEARNING_RATES,
@@ -30,9 +30,6 @@ from lesson_core.transformer import (
 DEFAULT = Config()
 
 VOCAB = Vocab.from_sentences(CORPUS)
-
-
-SEED_NOTICE = "gpt_seed_notice"
 
 
 def config_controls() -> Config:
@@ -84,16 +81,16 @@ def _width_and_heads() -> tuple[int, int]:
     )
     d = snap(width, *WIDTH)
     heads = head_options(d)
-    fixed = st.session_state.get("gpt_heads", heads[0]) not in heads
+    fixed = session.get(session.GPT_HEADS, heads[0]) not in heads
     if fixed:  # the width changed and the old head count does not divide it
-        st.session_state["gpt_heads"] = nearest_heads(heads, int(st.session_state["gpt_heads"]))
+        session.put(session.GPT_HEADS, nearest_heads(heads, int(session.get(session.GPT_HEADS))))
     h = bound(
         st.select_slider,
         t("capstone.lab.heads"),
         heads,
         value=None if fixed else nearest_heads(heads, DEFAULT.n_heads),
         help=t("capstone.lab.heads_help", max_heads=MAX_HEADS),
-        key="gpt_heads",
+        key=session.GPT_HEADS,
     )
     st.caption(
         t_count(
@@ -111,25 +108,24 @@ def _seed_input() -> int | None:
         value=DEFAULT.seed,
         step=1,
         help=t("capstone.lab.seed_help"),
-        key="gpt_seed",
+        key=session.GPT_SEED,
         limits=SEEDS,
         on_change=_seed_in_range,
     )
-    if notice := st.session_state.pop(SEED_NOTICE, None):
+    if notice := session.pop(session.GPT_SEED_NOTICE, None):
         st.warning(t("capstone.lab.seed_range", typed=notice, low=SEEDS[0], high=SEEDS[1]))
     return seed if seed is None or math.isfinite(seed) else None
 
 
 def _seed_in_range() -> None:
     """A typed seed outside SEEDS is put back in range, and the learner told."""
-    typed = st.session_state.get("gpt_seed")
+    typed = session.get(session.GPT_SEED)
     if typed is not None and not math.isfinite(typed):  # NaN or infinity, sent over the websocket
         typed = None
     if typed is None or not SEEDS[0] <= typed <= SEEDS[1]:
-        st.session_state["gpt_seed"] = (
-            DEFAULT.seed if typed is None else min(SEEDS[1], max(SEEDS[0], int(typed)))
-        )
-        st.session_state[SEED_NOTICE] = "—" if typed is None else str(typed)
+        seed = DEFAULT.seed if typed is None else min(SEEDS[1], max(SEEDS[0], int(typed)))
+        session.put(session.GPT_SEED, seed)
+        session.put(session.GPT_SEED_NOTICE, "—" if typed is None else str(typed))
 
 
 def lr_text(rate: float) -> str:

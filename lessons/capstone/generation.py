@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, num, pct, t
+from course_app import bound, charts, gloss, md_escape, num, pct, session, t
 from lesson_core.sampling import Stages, nucleus_size
 from lesson_core.transformer import (
     BOS,
@@ -27,7 +27,6 @@ GEN_SEED, GEN_SAMPLES, TEMPERATURE = 0, 3, (0.0, 2.0, 1.0, 0.1)
 TOP_P = (0.05, 1.0, 1.0, 0.05)  # low, high, default (off), step
 STAGE_HEIGHT = 130  # each stage chart's plot: three stacked, each still readable on a laptop
 MAX_TOKENS = 12  # new tokens in one continuation (generate's default)
-GROWN = "capstone_gen_grown"  # session state: the start and the tokens appended to it one by one
 CANDIDATES = tuple(i for i, tok in enumerate(VOCAB.tokens) if tok != BOS)  # "<s>" is never drawn
 
 
@@ -192,10 +191,10 @@ def draw_stages(s: Stages, prefix: Sequence[str]) -> None:
 
 def grown(start: tuple[str, ...]) -> list[str]:
     """The tokens appended one by one to ``start`` in this session (a new start begins again)."""
-    kept = st.session_state.get(GROWN)
+    kept = session.get(session.GPT_GROWN)
     if not kept or kept[0] != start:
         kept = (start, [])
-        st.session_state[GROWN] = kept
+        session.put(session.GPT_GROWN, kept)
     return kept[1]
 
 

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 import streamlit as st
 
-from course_app import bound, charts, gloss, md_escape, pct, ranking, t, views
+from course_app import bound, charts, gloss, md_escape, pct, ranking, session, t, views
 from lesson_core.attention import causal_mask
 from lesson_core.capstone import (
     WA,
@@ -29,7 +29,6 @@ from lessons.capstone.predictions import prefix_text, token_select
 
 HEADS_PER_ROW = 4
 PICK = "gpt_head_pick"  # task t4: the head the learner says tells ねこ は from いぬ は
-PICKED_HERE = "gpt_head_picked"  # session: the learner chose it with the select box (not a link)
 
 SMALL_MAP_TEXT = 0.1  # cells of the small maps below this weight stay blank
 
@@ -148,7 +147,7 @@ def role_caption(role: HeadRole, subject: str | None) -> str:
 
 def picked_here() -> None:
     """on_change of the pick: this learner chose a head (a link's choice is not theirs)."""
-    st.session_state[PICKED_HERE] = True
+    session.put(session.GPT_HEAD_PICKED, True)
 
 
 def head_pick(result: TrainResult) -> bool:
@@ -174,7 +173,7 @@ def head_pick(result: TrainResult) -> bool:
         st.caption(t("capstone.attn.roles.pick_wait"))
         return False
     st.markdown(pick_text(found, places[choice]))
-    return places[choice] in found.places and bool(st.session_state.get(PICKED_HERE))
+    return places[choice] in found.places and bool(session.get(session.GPT_HEAD_PICKED))
 
 
 def pick_text(found: SubjectHeads, pick: tuple[int, int]) -> str:

@@ -2,7 +2,19 @@
 
 import streamlit as st
 
-from course_app import fold, lesson_end, num, page_start, pct, section_fold, section_start, t, terms, try_this
+from course_app import (
+    fold,
+    lesson_end,
+    num,
+    page_start,
+    pct,
+    section_fold,
+    section_start,
+    session,
+    t,
+    terms,
+    try_this,
+)
 from lesson_core.capstone import cat_dog_tv, heads_check, reference_losses
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import BOS, EOS, FFN_MULT, LOSS_TARGET, Config
@@ -13,7 +25,6 @@ REFERENCE = reference_losses()
 FAIL_TV = (
     0.5  # below this TV the predictions after ねこ は and いぬ は count as alike (task t2, the prediction)
 )
-PRESSED = "gpt_pressed"  # the configurations this learner pressed Train for (the tasks need that)
 
 
 def main() -> None:
@@ -64,7 +75,7 @@ def real_gpt() -> None:
 def pressed_here(config, pressed: bool) -> bool:
     """Whether this learner pressed Train for ``config`` (now or earlier in the
     session), whether it trained or the result was already kept."""
-    mine: set = st.session_state.setdefault(PRESSED, set())
+    mine: set = session.setdefault(session.GPT_PRESSED, set())
     if pressed:
         mine.add(config)
     return config in mine

@@ -29,7 +29,7 @@ import numpy as np
 import streamlit as st
 from streamlit.delta_generator import DeltaGenerator
 
-from course_app import MAIN_FIGURE, num, snippets, t
+from course_app import MAIN_FIGURE, num, session, snippets, t
 from lesson_core.examples import CORPUS
 from lesson_core.transformer import Config, TrainResult, train
 from lessons.capstone import curve
@@ -37,7 +37,6 @@ from lessons.capstone import curve
 CACHE_SIZE = 48
 REDRAW_SECONDS = 0.25  # how often the loss chart and the progress bar are redrawn while training
 WAIT_POLL_SECONDS = 0.2
-RUNS = "gpt_train_runs"  # trainings this session actually ran (not cache hits)
 
 
 class ResultCache:
@@ -161,7 +160,7 @@ def train_or_reuse(config: Config, pressed: bool) -> TrainResult | None:
     if result is None:
         result = _train_live(config)
         remember(result)
-        st.session_state[RUNS] = st.session_state.get(RUNS, 0) + 1
+        session.put(session.GPT_TRAIN_RUNS, session.get(session.GPT_TRAIN_RUNS, 0) + 1)
     else:
         with st.container(key=MAIN_FIGURE):
             curve.loss_chart(result.losses, config.steps)

@@ -11,11 +11,9 @@ import unicodedata
 
 import streamlit as st
 
-from course_app import TERM_PARAM, TERMS, anchor, fold, open_fold, page_start, t, url_state
+from course_app import TERM_PARAM, TERMS, anchor, fold, open_fold, page_start, session, t, url_state
 
-SEARCH_KEY = "glossary_search"
 SEARCH_MAX = 60  # characters: longer than any term's name, short enough to stay one line
-ARRIVED = "glossary_arrived"  # the term a link last led to in this session
 
 
 def entry_fold(term: str) -> str:
@@ -29,13 +27,13 @@ def arrive() -> None:
     were. A search that would hide that entry is emptied. A term the glossary
     does not have is removed from the URL, and the learner told."""
     term = url_state.read_choice(TERM_PARAM, TERMS, refused="glossary.no_such_term")
-    if term is None or st.session_state.get(ARRIVED) == term:
+    if term is None or session.get(session.GLOSSARY_ARRIVED) == term:
         return
-    st.session_state[ARRIVED] = term
+    session.put(session.GLOSSARY_ARRIVED, term)
     open_fold(entry_fold(term))
-    query = st.session_state.get(SEARCH_KEY)
+    query = session.get(session.GLOSSARY_SEARCH)
     if not isinstance(query, str) or term not in matching(query):
-        st.session_state[SEARCH_KEY] = ""
+        session.put(session.GLOSSARY_SEARCH, "")
 
 
 def folded(text: str) -> str:
@@ -61,7 +59,7 @@ def search_box() -> list[str]:
     """The search box and what it found: the terms to show."""
     query = st.text_input(
         t("glossary.search"),
-        key=SEARCH_KEY,
+        key=session.GLOSSARY_SEARCH,
         max_chars=SEARCH_MAX,
         help=t("glossary.search_hint"),
     )

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from course_app import bound, md_escape, page_start, t, views, word_split
+from course_app import bound, md_escape, page_start, session, t, views, word_split
 from lesson_core import causal_mask
 from lesson_core import scaled_dot_product_attention as attention
 from lesson_core.examples import PRONOUN
@@ -29,14 +29,16 @@ def sentence_tokens() -> tuple[str, ...]:
         st.text_input,
         t("playground.sentence_label"),
         value=" ".join(PRONOUN.tokens),
-        key="pg_sentence",
+        key=session.PG_SENTENCE,
         persist_state="session",
         on_change=word_split.propose,  # Japanese without spaces -> words, shown in the box
-        args=("pg_sentence", "pg_chars"),
+        args=(session.PG_SENTENCE, session.PG_CHARS),
     )  # no max_chars: a longer paste gets a message below instead of being cut silently
     st.caption(t("ux.enter_hint"))  # Streamlit's own hint is English, hidden on Japanese pages
-    word_split.notice("pg_sentence", "ux.split_done")
-    per_character = bound(st.toggle, t("playground.per_character"), key="pg_chars", persist_state="session")
+    word_split.notice(session.PG_SENTENCE, "ux.split_done")
+    per_character = bound(
+        st.toggle, t("playground.per_character"), key=session.PG_CHARS, persist_state="session"
+    )
     parsed = tokenize(sentence, per_character)
     if parsed.removed:
         st.info(t("playground.removed", n=parsed.removed))
@@ -52,11 +54,11 @@ def vectors_section(tokens: tuple[str, ...]) -> np.ndarray:
     session; returns them, or stops the page and names the cells that are out of range."""
     st.subheader(t("playground.vectors_header"))
     st.caption(t("playground.vectors_help"))
-    saved = st.session_state.setdefault("pg_vectors", {})  # tokens -> the learner's vectors, newest last
+    saved = session.setdefault(session.PG_VECTORS, {})  # tokens -> the learner's vectors, newest last
     start = saved.pop(tokens) if tokens in saved else default_vectors(tokens, KNOWN, 4)
-    key = f"pg_editor_{hash(tokens)}"
+    key = session.vector_table(tokens)
     if not editor_state_fits(key, len(tokens)):
-        st.session_state.pop(key, None)  # back to the last vectors the page accepted
+        session.pop(key, None)  # back to the last vectors the page accepted
         st.warning(t("playground.table_changed"))
     vectors = views.vector_editor(tokens, PRONOUN.axes, start, key, MAX_ABS)
     saved[tokens] = vectors
@@ -79,10 +81,10 @@ def editor_state_fits(key: str, rows: int) -> bool:
     websocket) fit the table: no added or deleted rows (the browser offers
     neither), only existing rows and number columns, numbers or empty cells.
     Checked before Streamlit applies them, which costs seconds for many rows."""
-    if key not in st.session_state:
+    if not session.has(key):
         return True
     try:
-        state = st.session_state[key]
+        state = session.get(key)
         edited = state.get("edited_rows", {})
         names = {t(f"axis.{axis}") for axis in PRONOUN.axes}
         return (

@@ -14,6 +14,7 @@ from course_app import (
     page_start,
     section_fold,
     section_start,
+    session,
     snippets,
     t,
     try_this,
@@ -32,7 +33,6 @@ from lessons.positional import parts
 
 LESSON, TABLE_SIZE = "positional", (12, 8)
 LONG_RUN, COLLISION, ALIKE = 200, 0.05, 0.95  # thresholds of the try-this tasks
-CLEAR_SEEN = "pe_t2_clear_seen"  # task t2: this session saw one hand with no near-collision
 SENT_A, SENT_B = WORD_ORDER
 
 
@@ -186,9 +186,9 @@ def found_collision(d: int, closest: float) -> bool:
     if d != 2:
         return False
     if closest >= COLLISION:
-        st.session_state[CLEAR_SEEN] = True
+        session.put(session.PE_CLEAR_SEEN, True)
         return False
-    return bool(st.session_state.get(CLEAR_SEEN))
+    return bool(session.get(session.PE_CLEAR_SEEN))
 
 
 def same_token_section() -> None:

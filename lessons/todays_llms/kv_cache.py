@@ -13,6 +13,7 @@ from course_app import (
     fold,
     gloss,
     md_escape,
+    session,
     shown_choice,
     snippets,
     t,
@@ -56,9 +57,9 @@ def generation(prompt: tuple[str, ...]) -> Generation:
 
 def _clamp(key: str, low: int, high: int) -> None:
     """Keep a bound slider's stored value inside a range that just changed."""
-    value = st.session_state.get(key)
+    value = session.get(key)
     if value is not None and not low <= int(value) <= high:
-        st.session_state[key] = min(high, max(low, int(value)))
+        session.put(key, min(high, max(low, int(value))))
 
 
 def cache_controls() -> tuple[Generation, int]:
@@ -80,7 +81,7 @@ def prompt_select() -> tuple[str, ...]:
 def step_slider(gen: Generation) -> int:
     """How many tokens have been read (the prompt's own tokens up to the last one)."""
     last = len(gen.run.token_ids)
-    _clamp("llm_step", 1, last)
+    _clamp(session.LLM_STEP, 1, last)
     return bound(
         st.slider,
         t("todays_llms.cache.step"),
@@ -88,7 +89,7 @@ def step_slider(gen: Generation) -> int:
         last,
         gen.prompt_length,
         help=t("todays_llms.cache.step_help"),
-        key="llm_step",
+        key=session.LLM_STEP,
     )
 
 

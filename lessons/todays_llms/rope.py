@@ -6,11 +6,10 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from course_app import bound, charts, fold, num, t, tables
+from course_app import bound, charts, fold, num, session, t, tables
 from lesson_core.rope import RopeScore, frequencies, rope_score, score_by_offset
 
 ROPE_POSITIONS = (0, 31)
-ROPE_SEEN = "llm_rope_seen"  # the (m, n) pairs this session has looked at
 
 
 def rope_section(q: np.ndarray, k: np.ndarray) -> bool:
@@ -78,7 +77,7 @@ def rope_angles(res: RopeScore, d: int) -> None:
 
 def seen_same_offset(offset: int, m: int, n: int) -> bool:
     """Remember (m, n) for this session; True once two different pairs share ``offset``."""
-    seen: dict[int, set[tuple[int, int]]] = st.session_state.setdefault(ROPE_SEEN, {})
+    seen: dict[int, set[tuple[int, int]]] = session.setdefault(session.LLM_ROPE_SEEN, {})
     pairs = seen.setdefault(offset, set())
     pairs.add((m, n))
     return len(pairs) >= 2

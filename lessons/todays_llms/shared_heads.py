@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import streamlit as st
 
-from course_app import bound, charts, gloss, pct, t, t_count, views
+from course_app import bound, charts, gloss, pct, session, t, t_count, views
 from lesson_core import causal_mask
 from lesson_core.examples import PRONOUN, PRONOUN_QUERY
 from lesson_core.kv_cache import (
@@ -43,16 +43,16 @@ def kv_select(model: ModelShape) -> int:
     """How many key/value heads, among the divisors of the model's query heads
     (back to the model's own count when a new model makes the old one impossible)."""
     options = divisors(model.q_heads)
-    fixed = st.session_state.get("llm_kv") not in (None, *options)
+    fixed = session.get(session.LLM_KV) not in (None, *options)
     if fixed:  # the model changed and the old count does not divide its query heads
-        st.session_state["llm_kv"] = model.kv_heads
+        session.put(session.LLM_KV, model.kv_heads)
     return bound(
         st.select_slider,
         t("todays_llms.gqa.kv"),
         options,
         value=None if fixed else model.kv_heads,
         help=t("todays_llms.gqa.kv_help"),
-        key="llm_kv",
+        key=session.LLM_KV,
     )
 
 
