@@ -7,7 +7,7 @@ and is the anchor of the term on the glossary page (``/glossary#<id>``).
 
 ``SPELLINGS`` makes the glossary the single source of the course's words: for
 each concept, the spelling every catalog text uses in Japanese and in English,
-and the variants no text may use instead (``tests/test_terms.py`` searches
+and the variants no text may use instead (``tests/catalogs/test_terms.py`` searches
 every catalog value for them).
 """
 

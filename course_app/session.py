@@ -10,7 +10,7 @@ A page reads and writes its session through ``get``, ``put``, ``pop``,
 A widget's key is its session key too. A control that only its own widget
 reads (``key="temp"``) is named where it is created, which is once; a widget
 whose value the app also reads or sets elsewhere is named here.
-tests/test_streamlit_private.py fails when any other module touches
+tests/house/test_streamlit_private.py fails when any other module touches
 ``st.session_state`` or spells one of these keys.
 """
 

@@ -23,7 +23,7 @@ running server hold these rules for every session:
   comes (as Streamlit itself keeps only the latest of several queued reruns),
   so a flooding client slows mostly itself.
 
-The protocol-level tests (tests/test_protocol_hostile.py) fail if a Streamlit
+The protocol-level tests (tests/protocol_and_deploy/test_protocol_hostile.py) fail if a Streamlit
 upgrade moves the places these rules hook into.
 """
 

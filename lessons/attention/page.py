@@ -213,7 +213,7 @@ def prediction() -> None:
     row = FULL.weights[IT]
     top = int(
         ranking.top_names(labels, row)[1][0]
-    )  # one leader at the defaults (tests/test_statements_attention.py)
+    )  # one leader at the defaults (tests/tasks_and_statements/test_statements_attention.py)
     said = "right" if guess == top else "wrong"
     shown = {"top": md_escape(labels[top]), "top_weight": pct(row[top])}
     st.markdown(

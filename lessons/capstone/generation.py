@@ -98,7 +98,7 @@ def step_sentences(s: Stages, step: int) -> list[tuple[str, dict]]:
     (the ``step``-th token appended, drawn with ``step_rng(step)``). The tokens
     that can be drawn at all are those of probability above 0 after temperature
     (never "<s>"). Each sentence holds at every setting
-    (tests/test_statements_capstone.py)."""
+    (tests/tasks_and_statements/test_statements_capstone.py)."""
     possible = int(np.count_nonzero(s.tempered > 0))
     k_kept = int(np.count_nonzero(s.top_k))
     token = md_escape(token_label(s.drawn))

@@ -33,7 +33,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent.parent), str(HERE.parent)]
 
-from classroom_db import Server
+from helpers.classroom_db import Server
 
 from course_app.classroom import events, report, store
 from course_app.course import LESSONS

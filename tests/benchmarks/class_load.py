@@ -128,7 +128,7 @@ def database(kind: str):
         finally:
             shutil.rmtree(folder, ignore_errors=True)
         return
-    from classroom_db import Server
+    from helpers.classroom_db import Server
 
     server = Server()
     try:

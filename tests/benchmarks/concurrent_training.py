@@ -25,7 +25,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from conftest import open_page
+from helpers.apptest import open_page
 
 from lesson_core.transformer import max_steps
 from lessons.capstone import training

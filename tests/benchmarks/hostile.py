@@ -34,7 +34,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(ROOT / "tests"))
-from apprun import free_port, running_app
+from helpers.apprun import free_port, running_app
 from streamlit.proto.BackMsg_pb2 import BackMsg
 from streamlit_protocol import CONNECT_OPTIONS, ProtocolError, StreamlitSession
 from websockets.sync.client import connect

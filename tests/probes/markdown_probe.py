@@ -1,4 +1,4 @@
-"""A one-page app for tests/test_browser_hostile.py: every text in the JSON file
+"""A one-page app for tests/browser/test_browser_hostile.py: every text in the JSON file
 named by $PROBE_TEXTS, escaped with md_escape and drawn by st.markdown (and the
 other elements that render markdown), each in its own keyed container."""
 

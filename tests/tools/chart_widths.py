@@ -18,8 +18,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, open_all_folds, open_app, running_app, settle
-from screenshots import page_paths
+from helpers.apprun import CHROMIUM, CHROMIUM_ARGS, open_all_folds, open_app, page_paths, running_app, settle
 
 from course_app.i18n import LANGS
 

@@ -19,9 +19,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, open_app, press_train, running_app, settle
+from helpers.apprun import CHROMIUM, CHROMIUM_ARGS, open_app, page_paths, press_train, running_app, settle
 from playwright.sync_api import sync_playwright
-from screenshots import SIZES, page_paths
+from screenshots import SIZES
 
 from course_app.i18n import LANGS
 

@@ -16,19 +16,22 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parent.parent)]
 
-from apprun import CHROMIUM, CHROMIUM_ARGS, ROOT, open_all_folds, open_app, running_app, settle
+from helpers.apprun import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    open_all_folds,
+    open_app,
+    page_paths,
+    running_app,
+    settle,
+)
 from playwright.sync_api import sync_playwright
 
-from course_app.course import PAGES, url_path
 from course_app.i18n import LANGS
 
 SIZES = {"laptop": (1280, 800), "phone": (390, 844)}
 THEMES = {"light": "", "dark": "-dark"}  # colour scheme -> file name suffix
-
-
-def page_paths() -> dict[str, str]:
-    """Every page of the app: name -> URL path ("" for the home page)."""
-    return {name: url_path(page) for name, page in PAGES.items()}
 
 
 def every_page_unfolded(page, url: str, lang: str) -> Iterator[str]:

@@ -1,7 +1,7 @@
 """Write Streamlit's entry points, ``pages/<N>_<id>.py``, from the course
 registry (``course_app.course``): one per lesson and page after the lessons,
 numbered in the menu's order, each calling its package's ``main()``; remove
-any other file in ``pages/``. ``tests/test_layout.py`` fails when ``pages/``
+any other file in ``pages/``. ``tests/house/test_layout.py`` fails when ``pages/``
 is not what this would write.
 
     python tests/tools/write_pages.py
