@@ -17,10 +17,10 @@ import re
 import struct
 
 import pytest
-from helpers.apprun import open_app
+from helpers.apprun import lesson_page
 
 from course_app.charts import export
-from course_app.course import BY_ID, url_path
+from course_app.course import BY_ID
 from course_app.i18n import LANGS, catalog
 from course_app.views import MAIN_FIGURE
 
@@ -41,17 +41,12 @@ def png_size(data: bytes) -> tuple[int, int]:
 
 @contextlib.contextmanager
 def lesson_chart(browser, app_url: str, lesson: str, lang: str):
-    """A laptop-sized page open at ``lesson`` in ``lang``, downloads allowed,
-    and its first chart scrolled into view: yields (page, chart)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    try:
-        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang={lang}")
+    """``lesson`` open in ``lang`` (apprun.lesson_page), its first chart
+    scrolled into view: yields (page, chart)."""
+    with lesson_page(browser, app_url, lesson, lang) as page:
         chart = page.locator(CHART).first
         chart.scroll_into_view_if_needed()
         yield page, chart
-    finally:
-        context.close()
 
 
 @pytest.mark.parametrize("lesson", LESSONS)

@@ -13,9 +13,9 @@ import json
 
 import numpy as np
 import pytest
-from helpers.apprun import open_app, rerun
+from helpers.apprun import lesson_page, rerun
 
-from course_app.course import BY_ID, url_path
+from course_app.course import BY_ID
 from course_app.i18n import LANGS, catalog
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -56,10 +56,7 @@ def run_notebook(data: bytes, extra: str) -> object:
 @pytest.mark.parametrize("lesson", LESSONS)
 def test_the_lessons_notebook_recomputes_its_figure(browser, app_url, lesson, lang):
     text = catalog(lang)
-    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-    page = context.new_page()
-    try:
-        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang={lang}")
+    with lesson_page(browser, app_url, lesson, lang) as page:
         if lesson == "capstone":  # its figure is drawn once the model is trained
             rerun(page, lambda: page.locator(".st-key-gpt_train button").click(), timeout_ms=180_000)
         fold = page.locator('[data-testid="stExpander"] summary', has_text=text["ui.code.label"])
@@ -69,8 +66,6 @@ def test_the_lessons_notebook_recomputes_its_figure(browser, app_url, lesson, la
             page.get_by_role("button", name=text["ui.notebook.download"]).click()
         data = download.value.path().read_bytes()
         assert download.value.suggested_filename == f"attention-hands-on-{lesson}-{lang}.ipynb"
-    finally:
-        context.close()
 
     shows = printed(shown)
     dump = "import json\nprint(json.dumps([np.asarray(x).tolist() for x in [" + ", ".join(shows) + "]]))"

@@ -295,3 +295,18 @@ def page_paths() -> dict[str, str]:
     from course_app.course import PAGES, url_path
 
     return {name: url_path(page) for name, page in PAGES.items()}
+
+
+@contextlib.contextmanager
+def lesson_page(browser, app_url: str, lesson: str, lang: str) -> Iterator:
+    """A laptop-sized page (1280 × 900, downloads allowed) open at ``lesson``
+    in ``lang``, its script idle; its browser context is closed afterwards."""
+    from course_app.course import BY_ID, url_path
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
+    page = context.new_page()
+    try:
+        open_app(page, f"{app_url}/{url_path(BY_ID[lesson].page)}?lang={lang}")
+        yield page
+    finally:
+        context.close()
