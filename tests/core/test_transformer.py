@@ -116,6 +116,7 @@ def test_cross_entropy_hand_computed():
 # --- the backward pass ----------------------------------------------------------------
 
 
+@pytest.mark.slow  # a finite difference for every weight: seconds
 def test_gradients_of_every_parameter_match_finite_differences():
     config = Config(d_model=8, n_heads=2, n_blocks=2)
     corpus = [CORPUS[0], CORPUS[4], CORPUS[12]]

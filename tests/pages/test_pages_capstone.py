@@ -281,6 +281,7 @@ def test_generation_at_both_temperature_extremes(default_run, lang):
     assert_clean(at)  # a whole sentence: the model may stop at once
 
 
+@pytest.mark.slow  # a rerun for every corpus sentence: seconds
 def test_every_sentence_and_prefix_renders(default_run):
     at = open_page(PAGE, "en", folds=True)
     for sentence in CORPUS:

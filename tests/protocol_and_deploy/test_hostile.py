@@ -165,6 +165,7 @@ PAGES_WITH_BOUND = [
 ]
 
 
+@pytest.mark.slow  # opens every page with bound controls: seconds
 def test_the_sweep_finds_bound_controls_on_the_lesson_pages():
     keys = {key for page in PAGES_WITH_BOUND for key in bound_keys(page)}
     assert {"gpt_seed", "gpt_width", "sc_dk", "pe_d", "bg_read", "at_temp"} <= keys, keys

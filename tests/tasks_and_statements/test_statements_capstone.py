@@ -82,6 +82,7 @@ def rises(losses, after: int = 20) -> np.ndarray:
     return steps[steps > 0]
 
 
+@pytest.mark.slow  # four trainings, one per rate: seconds
 def test_rate_figures_the_advice_and_quiz_quote():
     """short_smaller: 0.02 reaches the target at step 22, 0.05 at step 29, 0.5
     diverges; quiz 2: at 0.2 the loss falls from 3.129, then single steps push it

@@ -43,6 +43,7 @@ def spreads_measured(seed: int):
     return parts.dk_sweep(seed)
 
 
+@pytest.mark.slow  # a spread measured for every seed: seconds
 def test_measured_spread_lies_on_the_theory_line_for_every_seed():
     # "the measured line and the theory line lie almost on top; divided by √d_k it is back to about 1"
     def claim(setting):

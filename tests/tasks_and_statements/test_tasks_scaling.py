@@ -53,6 +53,7 @@ def test_no_single_change_of_another_control_ticks_a_task():
     audit_single_changes(PAGE, LESSON, NAMES)
 
 
+@pytest.mark.slow  # every one of the 100 seeds, twice: seconds
 def test_every_seed_agrees_on_the_raw_one_hot_answer():
     # the target (75 %) lies between the largest d_k = 16 average and the smallest d_k = 32
     # average over every seed the slider offers, so the task has one answer: 32
