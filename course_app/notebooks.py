@@ -11,7 +11,6 @@ snippet's expressions it draws.
 from __future__ import annotations
 
 from course_app.i18n import catalog
-from course_app.snippets import Snippet
 
 
 def file_name(lesson_id: str, lang: str) -> str:
@@ -19,10 +18,11 @@ def file_name(lesson_id: str, lang: str) -> str:
     return f"attention-hands-on-{lesson_id}-{lang}.ipynb"
 
 
-def build(lesson_id: str, lang: str, snippet: Snippet) -> bytes:
-    """The notebook, as the bytes of an .ipynb file (nbformat 4). Safe off the
-    script's thread (a download's deferred data): it reads the catalog of
-    ``lang`` directly, not the session's language."""
+def build(lesson_id: str, lang: str, code: str, plot: str) -> bytes:
+    """The notebook, as the bytes of an .ipynb file (nbformat 4): the figure's
+    ``code`` and the Altair ``plot`` that draws it (a snippet's text() and
+    plot.code()). Safe off the script's thread (a download's deferred data):
+    it reads the catalog of ``lang`` directly, not the session's language."""
     import nbformat
     from nbformat import v4
 
@@ -30,9 +30,9 @@ def build(lesson_id: str, lang: str, snippet: Snippet) -> bytes:
     cells = [
         v4.new_markdown_cell(f"# {text[f'{lesson_id}.title']}\n\n{text['ui.notebook.intro']}"),
         v4.new_markdown_cell(f"## {text['ui.code.label']}\n\n{text['ui.notebook.code']}"),
-        v4.new_code_cell(snippet.text().rstrip("\n")),
+        v4.new_code_cell(code.rstrip("\n")),
         v4.new_markdown_cell(f"## {text['ui.notebook.figure']}"),
-        v4.new_code_cell(snippet.plot.code().rstrip("\n")),
+        v4.new_code_cell(plot.rstrip("\n")),
         v4.new_markdown_cell(f"## {text['ui.takeaway']}\n\n{text[f'{lesson_id}.end.takeaway']}"),
     ]
     book = v4.new_notebook(cells=cells)

@@ -175,7 +175,7 @@ def code_fold(name: str, snippet: Callable[[], Snippet], lesson_id: str | None =
             lang = current_lang()
             st.download_button(
                 t("ui.notebook.download"),
-                data=functools.partial(notebooks.build, lesson_id, lang, made),
+                data=lambda: notebooks.build(lesson_id, lang, made.text(), made.plot.code()),
                 file_name=notebooks.file_name(lesson_id, lang),
                 mime="application/x-ipynb+json",
                 icon=":material/download:",

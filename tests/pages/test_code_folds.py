@@ -238,7 +238,9 @@ def test_a_notebook_is_valid_and_holds_the_snippet_and_its_chart(lang):
     shown = the_snippet(at)
     snippet = spread_code(7)  # as the page builds it at seed 7 (its chart titles aside)
     assert snippet.text().rstrip("\n") == shown.rstrip("\n")
-    book = nbformat.reads(notebooks.build("scaling", lang, snippet).decode("utf-8"), as_version=4)
+    book = nbformat.reads(
+        notebooks.build("scaling", lang, snippet.text(), snippet.plot.code()).decode("utf-8"), as_version=4
+    )
     nbformat.validate(book)
     code = [cell.source for cell in book.cells if cell.cell_type == "code"]
     assert code[0] == shown.rstrip("\n")
